@@ -1,0 +1,42 @@
+"""Process-wide runtime settings that every entry point (app, CLI, tests, benchmarks) applies.
+
+On a 2-core machine torch's default of one intra-op thread per core turns 10-30x slower as soon as
+anything else holds a core (OpenMP workers spin-wait for each other). One thread stays steady, so it
+is the default; set ``EXPLORER_TORCH_THREADS`` to choose another count deliberately.
+"""
+
+from __future__ import annotations
+
+import os
+
+DEFAULT_TORCH_THREADS = 1
+
+
+def torch_threads() -> int:
+    """The intra-op thread count to use: ``EXPLORER_TORCH_THREADS`` if set, else 1."""
+    raw = os.environ.get("EXPLORER_TORCH_THREADS", "")
+    if not raw:
+        return DEFAULT_TORCH_THREADS
+    try:
+        value = int(raw)
+    except ValueError as err:
+        raise ValueError(f"EXPLORER_TORCH_THREADS must be a whole number, got {raw!r}") from err
+    if value < 1:
+        raise ValueError(f"EXPLORER_TORCH_THREADS must be at least 1, got {value}")
+    return value
+
+
+def configure() -> None:
+    """Apply the settings: offline model hubs, quiet tokenizers, a steady torch thread count."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    import torch
+
+    threads = torch_threads()
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
+    try:
+        torch.set_num_interop_threads(1)
+    except RuntimeError:
+        pass  # subtle: only allowed before the first parallel op; later calls are harmless to skip

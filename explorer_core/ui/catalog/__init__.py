@@ -1,0 +1,1 @@
+"""One module per page (or shared area), each with `EN` and `ZH` dicts of the same keys."""

@@ -1,0 +1,50 @@
+"""The text catalogue: every string a page shows comes from here, in English and Chinese.
+
+Each module in `explorer_core.ui.catalog` holds two dicts, `EN` and `ZH`, with the same keys
+(prefixed by page, e.g. "tok.title"). They are merged into one catalogue per language at import.
+A test fails when a key is missing in either language or defined twice.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping
+
+import streamlit as st
+
+from explorer_core.ui import catalog
+
+LANGUAGES: dict[str, str] = {"en": "English", "zh": "中文"}
+DEFAULT_LANGUAGE = "en"
+LANG_KEY = "lang"
+
+
+def load_catalogues() -> dict[str, dict[str, str]]:
+    """Merge every catalogue module into {language: {key: text}}; duplicate keys are an error."""
+    merged: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+    for info in sorted(pkgutil.iter_modules(catalog.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{catalog.__name__}.{info.name}")
+        for lang, table in (("en", module.EN), ("zh", module.ZH)):
+            clash = merged[lang].keys() & table.keys()
+            if clash:
+                raise ValueError(f"catalog.{info.name} redefines keys {sorted(clash)}")
+            merged[lang].update(table)
+    return merged
+
+
+CATALOGUE: Mapping[str, Mapping[str, str]] = load_catalogues()
+
+
+def current_language() -> str:
+    lang = st.session_state.get(LANG_KEY, DEFAULT_LANGUAGE)
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def t(key: str, **values: object) -> str:
+    """The text for `key` in the current language, with `{name}` fields filled from `values`."""
+    table = CATALOGUE[current_language()]
+    if key not in table:
+        raise KeyError(f"text key {key!r} is missing from the catalogue")
+    text = table[key]
+    return text.format(**values) if values else text

@@ -1,0 +1,71 @@
+"""The app's pages in one list: `app.py` builds the navigation from it and the tests visit each.
+
+Pages whose file does not exist yet are left out of the navigation (a test checks that, once the
+lessons are all built, every listed file exists).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    section: str  # catalogue key of the navigation section
+    file: str  # path relative to the project root
+    title: str  # catalogue key of the page title
+    icon: str  # a material icon (the machine has no emoji font)
+    url_path: str  # what follows the host in the browser
+
+    @property
+    def path(self) -> Path:
+        return ROOT / self.file
+
+
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("app.section.start", "pages/home.py", "home.nav", ":material/home:", "home"),
+    PageSpec(
+        "app.section.tokenize", "pages/tokenizer_train.py", "tok.train.nav",
+        ":material/model_training:", "train-tokenizer",
+    ),
+    PageSpec(
+        "app.section.tokenize", "pages/tokenizer_encode.py", "tok.encode.nav",
+        ":material/segment:", "text-to-ids",
+    ),
+    PageSpec(
+        "app.section.embed", "pages/embed_tokens.py", "emb.tokens.nav",
+        ":material/grid_on:", "token-embeddings",
+    ),
+    PageSpec(
+        "app.section.embed", "pages/embed_positions.py", "emb.pos.nav",
+        ":material/timeline:", "position-encodings",
+    ),
+    PageSpec(
+        "app.section.embed", "pages/embed_sum.py", "emb.sum.nav",
+        ":material/add_circle:", "embedding-sum",
+    ),
+    PageSpec(
+        "app.section.attend", "pages/attention.py", "attn.nav",
+        ":material/hub:", "attention",
+    ),
+    PageSpec(
+        "app.section.attend", "pages/bert_inputs.py", "inputs.nav",
+        ":material/masked_transitions:", "bert-inputs",
+    ),
+    PageSpec(
+        "app.section.train", "pages/train_model.py", "train.nav",
+        ":material/fitness_center:", "train-model",
+    ),
+    PageSpec(
+        "app.section.train", "pages/similarity.py", "sim.nav",
+        ":material/compare_arrows:", "similarity",
+    ),
+)
+
+
+def available_pages() -> list[PageSpec]:
+    """The listed pages whose files exist, in navigation order."""
+    return [page for page in PAGES if page.path.is_file()]

@@ -1,0 +1,25 @@
+"""Session-state keys shared between pages, and the one way pages initialise their own.
+
+Keys are prefixed by page ("tok.algo", "attn.layer"); keys under "shared." carry work from one page
+to another (the tokenizer trained in the Tokenizer Lab, the model trained on the Train page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import streamlit as st
+
+SHARED_TOKENIZER = "shared.tokenizer"  # the tokenizer trained in the Tokenizer Lab, or absent
+SHARED_TOKENIZER_NAME = "shared.tokenizer_name"  # a short label for it ("byte-bpe, 1000 tokens")
+SHARED_MODEL = "shared.model"  # the model trained on the Train page, or absent
+
+
+def init(defaults: Mapping[str, Any]) -> None:
+    """Give each key its default unless the session already holds a value for it.
+
+    Every page calls this first, so each page also runs on its own (direct links, AppTest).
+    """
+    for key, value in defaults.items():
+        st.session_state.setdefault(key, value)

@@ -1,0 +1,35 @@
+"""Home: the whole pipeline at a glance, each stage linking to the page that explains it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer_core.ui.i18n import t
+from explorer_core.ui.nav import PAGES
+
+# stage -> the page (by url path) that teaches it
+STAGES = (
+    ("text", "train-tokenizer"),
+    ("tokens", "train-tokenizer"),
+    ("ids", "text-to-ids"),
+    ("vectors", "token-embeddings"),
+    ("positions", "position-encodings"),
+    ("attention", "attention"),
+    ("sentence", "similarity"),
+)
+
+st.title(t("home.title"))
+st.markdown(t("home.intro"))
+st.subheader(t("home.pipeline"))
+
+pages = {spec.url_path: spec for spec in PAGES}
+columns = st.columns(len(STAGES))
+for column, (stage, url_path) in zip(columns, STAGES, strict=True):
+    spec = pages[url_path]
+    with column.container(border=True):
+        st.markdown(f"**{t(f'home.stage.{stage}')}**")
+        st.caption(t(f"home.stage.{stage}.body"))
+        if spec.path.is_file():
+            st.page_link(spec.file, label=t("home.open"), icon=":material/arrow_forward:")
+        else:
+            st.caption(t("home.soon"))

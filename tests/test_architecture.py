@@ -1,0 +1,77 @@
+"""The engine never imports streamlit; pages and catalogues keep their promises."""
+
+from __future__ import annotations
+
+import ast
+import pkgutil
+import subprocess
+import sys
+
+import explorer_core
+from explorer_core.ui.i18n import CATALOGUE, LANGUAGES, load_catalogues
+from explorer_core.ui.nav import PAGES, ROOT
+
+
+def core_modules() -> list[str]:
+    names = []
+    for info in pkgutil.walk_packages(explorer_core.__path__, prefix="explorer_core."):
+        if not info.name.startswith("explorer_core.ui"):
+            names.append(info.name)
+    return names
+
+
+def test_core_never_imports_streamlit():
+    modules = core_modules()
+    assert "explorer_core.tokenization.base" in modules
+    code = (
+        "import importlib, sys\n"
+        f"for name in {modules!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print('streamlit' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert result.stdout.strip() == "False", result.stderr
+
+
+def test_catalogue_has_every_key_in_both_languages():
+    tables = load_catalogues()
+    assert set(tables) == set(LANGUAGES)
+    missing_zh = tables["en"].keys() - tables["zh"].keys()
+    missing_en = tables["zh"].keys() - tables["en"].keys()
+    assert not missing_zh, f"keys without Chinese text: {sorted(missing_zh)}"
+    assert not missing_en, f"keys without English text: {sorted(missing_en)}"
+    empty = [(lang, k) for lang, table in tables.items() for k, v in table.items() if not v.strip()]
+    assert not empty
+
+
+def used_text_keys(path) -> set[str]:
+    """String literals passed as the first argument of t(...) in a file."""
+    keys = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "t"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            keys.add(node.args[0].value)
+    return keys
+
+
+def test_every_literal_text_key_used_by_pages_exists():
+    files = [ROOT / "app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("explorer_core/ui/*.py")]
+    for path in files:
+        missing = used_text_keys(path) - CATALOGUE["en"].keys()
+        assert not missing, f"{path.name} uses unknown text keys {sorted(missing)}"
+
+
+def test_navigation_titles_exist_and_paths_are_unique():
+    assert len({p.url_path for p in PAGES}) == len(PAGES)
+    for page in PAGES:
+        assert page.title in CATALOGUE["en"], page.title
+        assert page.section in CATALOGUE["en"], page.section
+        assert page.icon.startswith(":material/")
