@@ -1,0 +1,72 @@
+"""Chart style shared by every figure: colour-blind-safe scales, labelled axes, hover values."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+SEQUENTIAL = "Viridis"  # perceptually uniform, readable in grey and with colour blindness
+DIVERGING = "RdBu_r"  # blue negative, red positive; centre at 0 with zmid=0
+CATEGORICAL = (  # Okabe-Ito, safe for the common colour-vision deficiencies
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
+)
+FONT = dict(size=14)
+
+
+def heatmap(
+    z: np.ndarray | Sequence[Sequence[float]],
+    *,
+    x: Sequence[str] | Sequence[int] | None = None,
+    y: Sequence[str] | Sequence[int] | None = None,
+    title: str,
+    x_title: str,
+    y_title: str,
+    value_title: str,
+    diverging: bool = False,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    text_format: str | None = None,
+    height: int = 420,
+) -> go.Figure:
+    """A labelled heatmap with a colour bar; `diverging` centres the scale at 0.
+
+    `text_format` (e.g. ".2f") writes each value in its cell, for small matrices.
+    """
+    z = np.asarray(z, dtype=float)
+    if diverging and zmin is None and zmax is None:
+        bound = float(np.nanmax(np.abs(z))) if z.size else 1.0
+        zmin, zmax = -bound, bound
+    trace = go.Heatmap(
+        z=z,
+        x=list(x) if x is not None else None,
+        y=list(y) if y is not None else None,
+        colorscale=DIVERGING if diverging else SEQUENTIAL,
+        zmin=zmin,
+        zmax=zmax,
+        zmid=0.0 if diverging and zmin is None else None,
+        colorbar=dict(title=dict(text=value_title)),
+        hovertemplate=f"{y_title}: %{{y}}<br>{x_title}: %{{x}}<br>{value_title}: %{{z:.4f}}"
+        "<extra></extra>",
+        texttemplate=f"%{{z:{text_format}}}" if text_format else None,
+    )
+    fig = go.Figure(trace)
+    style(fig, title=title, x_title=x_title, y_title=y_title, height=height)
+    return fig
+
+
+def style(
+    fig: go.Figure, *, title: str, x_title: str, y_title: str, height: int = 420
+) -> go.Figure:
+    """Apply the house style: a title, both axis titles, readable fonts, compact margins."""
+    fig.update_layout(
+        title=dict(text=title),
+        xaxis_title=x_title,
+        yaxis_title=y_title,
+        font=FONT,
+        height=height,
+        margin=dict(l=60, r=20, t=60, b=60),
+        template="plotly_white",
+    )
+    return fig
