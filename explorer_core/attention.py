@@ -154,7 +154,7 @@ class BertSelfAttention(nn.Module):
     def _fused(
         self, q: Tensor, k: Tensor, v: Tensor, attention_mask: Tensor | None, dropout: float
     ) -> Tensor:
-        """Steps 2-4 in one kernel; the relative bias joins the mask (SDPA adds it after scaling)."""
+        """Steps 2-4 in one kernel; the relative bias joins the mask (SDPA adds it unscaled)."""
         bias = attention_mask
         if self.position_embedding_type == "relative":
             relative = self.relative_bias(q) * self.scaling  # (B, heads, T, T)

@@ -15,10 +15,9 @@ with one more LayerNorm after the last layer. `BertModel.from_transformers` load
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import torch
 import torch.nn.functional as F
@@ -32,6 +31,7 @@ from explorer_core.attention import (
     allowed_keys,
     cell_arithmetic,
 )
+from explorer_core.checkpoints import load_weights, read_transformers
 from explorer_core.config import BertConfig
 from explorer_core.embeddings import BertEmbeddings
 
@@ -43,8 +43,6 @@ ACTIVATIONS: dict[str, Callable[[Tensor], Tensor]] = {
     "relu": F.relu,
     "silu": F.silu,
 }
-# buffers some checkpoints carry that hold no learned numbers
-IGNORED_KEYS = ("embeddings.position_ids", "embeddings.token_type_ids")
 
 
 class BertIntermediate(nn.Module):
@@ -60,7 +58,7 @@ class BertIntermediate(nn.Module):
 
 
 class BertOutput(nn.Module):
-    """The feed-forward block's second half: dense I -> H, dropout, residual, LayerNorm (post-LN)."""
+    """The feed-forward block's second half: dense I -> H, dropout, residual, LayerNorm."""
 
     def __init__(self, config: BertConfig) -> None:
         super().__init__()
@@ -268,7 +266,7 @@ class BertModel(nn.Module):
         )
 
     @classmethod
-    def from_transformers(cls, source: str | Path | nn.Module) -> BertModel:
+    def from_transformers(cls, source: str | os.PathLike | nn.Module) -> BertModel:
         """Load a transformers BertModel: a folder (config.json + model.safetensors) or a model.
 
         Only safetensors files are read (never pickles). The result is in eval mode.
@@ -277,48 +275,3 @@ class BertModel(nn.Module):
         model = cls(config)
         load_weights(model, weights, drop_prefix="bert.", ignore=("cls.",))
         return model.eval()
-
-
-def read_transformers(source: str | Path | nn.Module) -> tuple[BertConfig, dict[str, Tensor]]:
-    """(config, state dict) of a transformers BERT checkpoint folder or in-memory model."""
-    if isinstance(source, nn.Module):
-        if not hasattr(source, "config"):
-            raise ValueError("expected a transformers model (it has no .config)")
-        return BertConfig.from_dict(source.config.to_dict()), dict(source.state_dict())
-    folder = Path(source)
-    config_file, weights_file = folder / "config.json", folder / "model.safetensors"
-    if not config_file.is_file() or not weights_file.is_file():
-        raise ValueError(f"{folder} needs config.json and model.safetensors (pickles are not read)")
-    from safetensors.torch import load_file
-
-    data = json.loads(config_file.read_text(encoding="utf-8"))
-    return BertConfig.from_dict(data), load_file(str(weights_file))
-
-
-def load_weights(
-    model: nn.Module,
-    weights: Mapping[str, Tensor],
-    *,
-    drop_prefix: str = "",
-    ignore: tuple[str, ...] = (),
-) -> None:
-    """Copy a transformers state dict into `model`; a missing or misshapen weight is an error."""
-    state = {}
-    for name, tensor in weights.items():
-        if drop_prefix and name.startswith(drop_prefix):
-            name = name[len(drop_prefix) :]
-        if name in IGNORED_KEYS or any(name.startswith(p) for p in ignore):
-            continue
-        state[name] = tensor
-    expected = model.state_dict()
-    missing = sorted(expected.keys() - state.keys())
-    unexpected = sorted(state.keys() - expected.keys())
-    if missing or unexpected:
-        raise ValueError(
-            f"the checkpoint does not fit this model: missing {missing[:5]}, unexpected "
-            f"{unexpected[:5]}"
-        )
-    for name, tensor in state.items():
-        if tensor.shape != expected[name].shape:
-            raise ValueError(f"{name}: checkpoint shape {tuple(tensor.shape)} != model's")
-    model.load_state_dict(state)
