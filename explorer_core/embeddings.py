@@ -9,7 +9,9 @@ Submodule names are transformers' (`word_embeddings`, `position_embeddings`,
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import torch
 import torch.nn.functional as F
@@ -171,3 +173,73 @@ class BertEmbeddings(nn.Module):
             "sum": summed,
             "output": self._normalise(summed),
         }
+
+
+WORD_KEY = "embeddings.word_embeddings.weight"  # the key in a transformers BertModel checkpoint
+
+
+def load_word_embedding_matrix(folder: str | Path) -> Tensor:
+    """The word-embedding matrix (vocab × hidden) of a BertModel saved as model.safetensors."""
+    from safetensors import safe_open
+
+    with safe_open(str(Path(folder) / "model.safetensors"), framework="pt") as handle:
+        if WORD_KEY not in handle.keys():
+            raise ValueError(f"{folder} holds no {WORD_KEY} (not a transformers BertModel)")
+        return handle.get_tensor(WORD_KEY)
+
+
+def load_pretrained_embeddings(folder: str | Path) -> BertEmbeddings:
+    """`BertEmbeddings` with the weights of a transformers BertModel folder (config.json +
+    model.safetensors), in eval mode, e.g. all-MiniLM-L6-v2 from `pretrained.minilm_path()`."""
+    from safetensors import safe_open
+
+    folder = Path(folder)
+    config = BertConfig.from_dict(json.loads((folder / "config.json").read_text(encoding="utf-8")))
+    module = BertEmbeddings(config)
+    prefix = "embeddings."
+    with safe_open(str(folder / "model.safetensors"), framework="pt") as handle:
+        state = {
+            key[len(prefix) :]: handle.get_tensor(key)
+            for key in handle.keys()
+            if key.startswith(prefix) and not key.endswith("position_ids")
+        }
+    module.load_state_dict(state, strict=True)
+    return module.eval()
+
+
+def fresh_embeddings(config: BertConfig, seed: int) -> BertEmbeddings:
+    """A newly initialised `BertEmbeddings` (BERT's N(0, 0.02) init from `seed`), in eval mode."""
+    module = BertEmbeddings(config)
+    module.init_weights(torch.Generator().manual_seed(seed))
+    return module.eval()
+
+
+def layer_norm_trace(x: Tensor, layer_norm: nn.LayerNorm | None) -> dict[str, Tensor]:
+    """LayerNorm of one vector x (H,) step by step: mean, std, (x - mean) / std, γ, β, output.
+
+    Worked example, x = [1, 2, 3, 6], γ = 1, β = 0: mean 3, variance (4 + 1 + 0 + 9) / 4 = 3.5,
+    std √(3.5 + eps) ≈ 1.8708, normalised ≈ [-1.069, -0.535, 0, 1.604]. Without a LayerNorm the
+    output is x itself (γ = 1, β = 0, no normalisation).
+    """
+    if layer_norm is None:
+        ones = torch.ones_like(x)
+        return {
+            "mean": x.new_zeros(()),
+            "std": x.new_ones(()),
+            "normalised": x,
+            "gamma": ones,
+            "beta": torch.zeros_like(x),
+            "output": x,
+        }
+    mean = x.mean()
+    std = torch.sqrt(x.var(unbiased=False) + layer_norm.eps)
+    normalised = (x - mean) / std
+    gamma, beta = layer_norm.weight.detach(), layer_norm.bias.detach()
+    return {
+        "mean": mean,
+        "std": std,
+        "normalised": normalised,
+        "gamma": gamma,
+        "beta": beta,
+        "output": normalised * gamma + beta,
+    }

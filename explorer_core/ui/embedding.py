@@ -1,0 +1,155 @@
+"""Cached data for the three Embed pages: pretrained MiniLM, fresh seeded tables, the tokenizers.
+
+Every cached function takes plain arguments; models and tensors are cached as resources and treated
+as read-only. `embedding_source` resolves the page's choice (fresh / trained / pretrained) into one
+`Source`: the tokenizer, the embedding module and a caption label.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+import torch
+
+from explorer_core.config import BertConfig
+from explorer_core.embeddings import (
+    BertEmbeddings,
+    fresh_embeddings,
+    load_pretrained_embeddings,
+)
+from explorer_core.pretrained import PretrainedUnavailable, minilm_path
+from explorer_core.tokenization import Token, Tokenizer
+from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
+
+SOURCES = ("fresh", "trained", "pretrained")
+
+
+class SourceUnavailable(RuntimeError):
+    """The chosen model does not exist in this session (no trained model, MiniLM not installed)."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key, self.values = key, values  # a catalogue key the page shows with st.warning
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str  # one of SOURCES
+    tokenizer: Tokenizer
+    embeddings: BertEmbeddings
+    label: str  # for captions: "MiniLM (pretrained)", the trained model's label, ...
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def minilm_embeddings() -> BertEmbeddings:
+    """MiniLM's embedding layer (word, position, segment, LayerNorm) from its safetensors file."""
+    return load_pretrained_embeddings(minilm_path())
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def minilm_tokenizer() -> Tokenizer:
+    """MiniLM's own WordPiece vocabulary (bert-base-uncased, lower-cased)."""
+    from explorer_core.tokenization.wordpiece import WordPieceTokenizer
+
+    return WordPieceTokenizer.from_vocab(minilm_path() / "vocab.txt", lowercase=True)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def fresh_model(config: BertConfig, seed: int) -> BertEmbeddings:
+    """A fresh, seeded embedding layer (same seed, same numbers)."""
+    return fresh_embeddings(config, seed)
+
+
+def current_tokenizer() -> tuple[Tokenizer, str]:
+    """The tokenizer trained in the Tokenizer Lab, else MiniLM's WordPiece vocabulary."""
+    shared = st.session_state.get(SHARED_TOKENIZER)
+    if shared is not None:
+        return shared, str(st.session_state.get(SHARED_TOKENIZER_NAME, shared.algo))
+    try:
+        return minilm_tokenizer(), "MiniLM WordPiece (bert-base-uncased vocab)"
+    except (ImportError, PretrainedUnavailable) as err:
+        raise SourceUnavailable("emb.tokens.src.no_tokenizer", error=str(err)) from err
+
+
+def vocab_rows(tokenizer: Tokenizer) -> int:
+    """Rows a model needs for every id the tokenizer emits."""
+    return max(tokenizer.vocab.values()) + 1
+
+
+def embedding_source(kind: str, *, dim: int = 64, seed: int = 0) -> Source:
+    """Resolve the page's model choice; raises SourceUnavailable with a catalogue key."""
+    if kind == "trained":
+        shared = st.session_state.get(SHARED_MODEL)
+        if shared is None:
+            raise SourceUnavailable("emb.tokens.src.no_trained")
+        return Source(kind, shared.tokenizer, shared.model.embeddings, str(shared.label))
+    if kind == "pretrained":
+        try:
+            return Source(kind, minilm_tokenizer(), minilm_embeddings(), "all-MiniLM-L6-v2")
+        except (ImportError, PretrainedUnavailable) as err:
+            raise SourceUnavailable("emb.tokens.src.no_pretrained", error=str(err)) from err
+    tokenizer, name = current_tokenizer()
+    config = BertConfig(
+        vocab_size=vocab_rows(tokenizer),
+        hidden_size=dim,
+        num_attention_heads=1,
+        intermediate_size=dim,
+        pad_token_id=0,
+    )
+    return Source(kind, tokenizer, fresh_model(config, seed), f"seed {seed}, {name}")
+
+
+def tokens_of(tokenizer: Tokenizer, text: str) -> list[Token]:
+    """The tokens of `text`, without specials the tokenizer adds by itself."""
+    return [token for token in tokenizer.explain(text) if not token.special]
+
+
+def special_id(tokenizer: Tokenizer, name: str) -> int | None:
+    table = {**tokenizer.vocab, **tokenizer.special_tokens}
+    return table.get(name)
+
+
+def encode_pair(
+    tokenizer: Tokenizer, first: str, second: str
+) -> tuple[list[str], list[int], list[int]]:
+    """[CLS] A [SEP] B [SEP] -> (token labels, ids, segment ids 0/1); no [CLS]/[SEP] if missing."""
+    cls, sep = special_id(tokenizer, "[CLS]"), special_id(tokenizer, "[SEP]")
+    labels: list[str] = []
+    ids: list[int] = []
+    segments: list[int] = []
+
+    def add(label: str, token_id: int, segment: int) -> None:
+        labels.append(label)
+        ids.append(token_id)
+        segments.append(segment)
+
+    if cls is not None:
+        add("[CLS]", cls, 0)
+    for segment, text in ((0, first), (1, second)):
+        for token in tokens_of(tokenizer, text):
+            add(token.display, token.id, segment)
+        if sep is not None:
+            add("[SEP]", sep, segment)
+    return labels, ids, segments
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def pretrained_position_table(length: int) -> torch.Tensor:
+    """The first `length` rows of MiniLM's learned position table (at most 512)."""
+    weight = minilm_embeddings().position_embeddings.weight
+    return weight[: min(length, weight.shape[0])].detach().clone()
+
+
+def id_labels(tokenizer: Tokenizer) -> dict[int, str]:
+    """Id -> vocabulary string, built once per call (the tokenizer's own inverse is not cached)."""
+    return {token_id: text for text, token_id in tokenizer.vocab.items()}
+
+
+def neighbour_exclusions(labels: dict[int, str], rows: int) -> torch.Tensor:
+    """Rows that may not be shown as neighbours: BERT's [unused…] placeholders and [PAD]."""
+    mask = torch.zeros(rows, dtype=torch.bool)
+    for token_id, text in labels.items():
+        if token_id < rows and (text.startswith("[unused") or text == "[PAD]"):
+            mask[token_id] = True
+    return mask

@@ -1,0 +1,169 @@
+"""Token embeddings: an id selects one row of E (one-hot × E), the matrix itself, and a 2-D map of
+the sentence's token vectors beside their nearest neighbours (fresh, trained or pretrained)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer_core.projection import cosine_matrix, neighbourhood_map
+from explorer_core.ui.embedding import (
+    SOURCES,
+    SourceUnavailable,
+    embedding_source,
+    id_labels,
+    neighbour_exclusions,
+    tokens_of,
+)
+from explorer_core.ui.i18n import t
+from explorer_core.ui.state import init
+from explorer_core.viz import embedding as viz
+
+init(
+    {
+        "emb.tokens.text": "The king and the queen walked to the castle.",
+        "emb.tokens.source": "pretrained",
+        "emb.tokens.dim": 64,
+        "emb.tokens.seed": 0,
+        "emb.tokens.pick": 0,
+        "emb.tokens.map": True,
+        "emb.tokens.k": 5,
+    }
+)
+
+st.title(t("emb.tokens.title"))
+st.markdown(t("emb.tokens.intro"))
+text = st.text_input(t("emb.tokens.text"), key="emb.tokens.text", max_chars=300)
+source_kind = (
+    st.segmented_control(
+        t("emb.tokens.source"),
+        SOURCES,
+        key="emb.tokens.source",
+        format_func=lambda s: t(f"emb.tokens.src.{s}"),
+    )
+    or "pretrained"
+)
+if source_kind == "fresh":
+    left, right = st.columns(2)
+    left.select_slider(t("emb.tokens.dim"), [16, 32, 64, 128], key="emb.tokens.dim")
+    right.number_input(t("emb.tokens.seed"), 0, 10_000, key="emb.tokens.seed")
+try:
+    source = embedding_source(
+        source_kind,
+        dim=st.session_state["emb.tokens.dim"],
+        seed=int(st.session_state["emb.tokens.seed"]),
+    )
+except SourceUnavailable as err:
+    st.warning(t(err.key, **err.values))
+    st.stop()
+caption = t(f"emb.tokens.src.caption.{source.kind}", label=source.label)
+weight = source.embeddings.word_embeddings.weight.detach()
+tokens = tokens_of(source.tokenizer, text)
+if not tokens:
+    st.warning(t("emb.tokens.empty"))
+    st.stop()
+ids = [tok.id for tok in tokens]
+if max(ids) >= weight.shape[0]:
+    st.error(t("emb.tokens.mismatch", rows=weight.shape[0]))
+    st.stop()
+labels = [tok.display for tok in tokens]
+vocab_labels = id_labels(source.tokenizer)
+st.dataframe(
+    {
+        t("emb.tokens.col.position"): list(range(len(ids))),
+        t("emb.tokens.col.token"): labels,
+        t("emb.tokens.col.id"): ids,
+    },
+    hide_index=True,
+    height=min(400, 36 * len(ids) + 40),
+)
+
+# 1) one-hot × E
+st.subheader(t("emb.tokens.onehot.head"))
+pick = st.selectbox(
+    t("emb.tokens.pick"),
+    range(len(ids)),
+    key="emb.tokens.pick",
+    format_func=lambda i: f"{i}: {labels[i]} (id {ids[i]})",
+)
+pick = min(pick, len(ids) - 1)
+token_id = ids[pick]
+rows, dim = weight.shape
+st.markdown(t("emb.tokens.onehot.explain", id=token_id, rows=rows, dim=dim, token=labels[pick]))
+window = viz.one_hot_window(weight, token_id, [vocab_labels.get(r, str(r)) for r in range(rows)])
+st.dataframe(
+    window.style.format(precision=4).apply(
+        lambda row: ["font-weight: bold" if row["one_hot"] else "" for _ in row], axis=1
+    ),
+    hide_index=True,
+)
+vectors, gap = viz.lookup_check(weight, [token_id])
+st.plotly_chart(
+    viz.vector_bar(
+        vectors[0],
+        title=t("emb.tokens.vec.title", id=token_id),
+        x_title=t("emb.tokens.axis.dim"),
+        y_title=t("emb.tokens.axis.value"),
+    ),
+    key="emb.tokens.vec_chart",
+)
+st.caption(t("emb.tokens.vec.caption", gap=gap) + " " + caption)
+
+# 2) the rows of E that the sentence uses
+st.subheader(t("emb.tokens.matrix.head"))
+st.plotly_chart(
+    viz.matrix_figure(
+        weight,
+        ids,
+        labels,
+        title=t("emb.tokens.matrix.title"),
+        x_title=t("emb.tokens.axis.dim"),
+        y_title=t("emb.tokens.axis.token"),
+        value_title=t("emb.tokens.axis.value"),
+    ),
+    key="emb.tokens.matrix_chart",
+)
+st.caption(t("emb.tokens.matrix.caption", rows=rows, dim=dim) + " " + caption)
+
+# 3) a 2-D map with nearest neighbours (heavier: behind a toggle)
+st.subheader(t("emb.tokens.map.head"))
+if st.toggle(t("emb.tokens.map"), key="emb.tokens.map"):
+    k = st.slider(t("emb.tokens.k"), 1, 10, key="emb.tokens.k")
+    result = neighbourhood_map(weight, ids, k, neighbour_exclusions(vocab_labels, rows))
+    point_labels = [vocab_labels.get(i, str(i)) for i in result.point_ids]
+    cos = cosine_matrix(weight[[token_id]].float(), weight[result.point_ids].float())[0].tolist()
+    frame = viz.pca_frame(result.pca, result.point_ids, point_labels, result.in_sentence, cos)
+    share = result.pca.explained.tolist()
+    st.plotly_chart(
+        viz.pca_figure(
+            frame,
+            title=t("emb.tokens.map.title", token=labels[pick]),
+            x_title=t("emb.tokens.axis.pc", n=1, share=100 * share[0]),
+            y_title=t("emb.tokens.axis.pc", n=2, share=100 * share[1]),
+            value_title=t("emb.tokens.axis.cosine", token=labels[pick]),
+            sentence_name=t("emb.tokens.map.sentence"),
+            neighbour_name=t("emb.tokens.map.neighbour"),
+        ),
+        key="emb.tokens.map_chart",
+    )
+    st.caption(t("emb.tokens.map.caption", k=k) + " " + caption)
+    distinct = list(dict.fromkeys(ids))
+    table = viz.neighbour_frame(
+        [vocab_labels.get(i, str(i)) for i in distinct],
+        result.neighbour_ids,
+        result.cosines,
+        vocab_labels,
+    )
+    st.dataframe(
+        table.rename(
+            columns={
+                "token": t("emb.tokens.col.token"),
+                "rank": t("emb.tokens.col.rank"),
+                "neighbour": t("emb.tokens.col.neighbour"),
+                "id": t("emb.tokens.col.id"),
+                "cosine": t("emb.tokens.col.cosine"),
+            }
+        ),
+        hide_index=True,
+        height=300,
+    )
+    st.markdown(t(f"emb.tokens.map.lesson.{source.kind}"))
