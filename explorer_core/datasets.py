@@ -14,7 +14,35 @@ sentence pairs for next-sentence prediction.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from dataclasses import replace
 from importlib import resources
+
+from explorer_core.sts_format import (
+    SPLITS,
+    STS_FORMATS,
+    LoadResult,
+    SentencePair,
+    guess_lang,
+    load_sts_bytes,
+    load_sts_file,
+)
+
+__all__ = [
+    "CORPUS_LANGS",
+    "SPLITS",
+    "STS_FORMATS",
+    "LoadResult",
+    "SentencePair",
+    "builtin_corpus",
+    "builtin_sts_pairs",
+    "corpus_paragraphs",
+    "guess_lang",
+    "load_sts_bytes",
+    "load_sts_file",
+    "split_pairs",
+]
 
 CORPUS_LANGS = ("en", "zh", "mixed")
 
@@ -68,3 +96,55 @@ def builtin_corpus(lang: str) -> str:
     for i in range(max(len(en), len(zh))):
         mixed.extend(block[i] for block in (en, zh) if i < len(block))
     return "\n\n".join(mixed) + "\n"
+
+
+def builtin_sts_pairs() -> list[SentencePair]:
+    """The project's own 437 bilingual pairs (en and zh), each with its train/dev/test split.
+
+    Every anchor sentence comes with a paraphrase in other words (score 4-5), a partial overlap
+    (2-3.5), a related sentence with another meaning (1-2) and an unrelated one that often shares
+    words (0-0.5). Splits are by anchor, so no sentence appears in two splits.
+
+    >>> pairs = builtin_sts_pairs()
+    >>> len(pairs), sorted({p.split for p in pairs}), sorted({p.lang for p in pairs})
+    (437, ['dev', 'test', 'train'], ['en', 'zh'])
+    """
+    data = resources.files("explorer_core").joinpath("resources", "sts_pairs.tsv").read_bytes()
+    result = load_sts_bytes(data, "sts_pairs.tsv", "table")
+    assert result.malformed == 0, result.problems
+    return list(result.pairs)
+
+
+def split_pairs(
+    pairs: Sequence[SentencePair], seed: int = 0, dev_fraction: float = 0.15
+) -> dict[str, list[SentencePair]]:
+    """Group pairs by split; pairs without one are divided into train and dev, reproducibly.
+
+    Pairs that already carry a split keep it. The others are shuffled by `random.Random(seed)`
+    and ``round(n * dev_fraction)`` of them (at least one when ``n >= 2`` and the fraction is
+    positive) become dev, the rest train. Same pairs and seed, same split.
+
+    >>> pairs = [SentencePair(f"a{i}", f"b{i}", 1.0) for i in range(10)]
+    >>> parts = split_pairs(pairs, seed=1, dev_fraction=0.2)
+    >>> [len(parts[s]) for s in SPLITS], parts == split_pairs(pairs, seed=1, dev_fraction=0.2)
+    ([8, 2, 0], True)
+    """
+    if not 0.0 <= dev_fraction < 1.0:
+        raise ValueError(f"dev_fraction must be at least 0 and below 1, not {dev_fraction}.")
+    parts: dict[str, list[SentencePair]] = {name: [] for name in SPLITS}
+    loose = []
+    for pair in pairs:
+        if pair.split in parts:
+            parts[pair.split].append(pair)
+        else:
+            loose.append(pair)
+    order = list(range(len(loose)))
+    random.Random(seed).shuffle(order)
+    n_dev = round(len(loose) * dev_fraction)
+    if dev_fraction > 0 and len(loose) >= 2:
+        n_dev = max(n_dev, 1)
+    dev_ids = set(order[:n_dev])
+    for i, pair in enumerate(loose):
+        name = "dev" if i in dev_ids else "train"
+        parts[name].append(replace(pair, split=name))
+    return parts
