@@ -13,7 +13,9 @@ import torch
 from torch import Tensor
 
 from explorer_core.positional import (
+    LearnedPositionEmbedding,
     RelativePositionBias,
+    RotaryPositionEmbedding,
     apply_rotary,
     inverse_frequencies,
     sinusoidal_table,
@@ -114,3 +116,28 @@ def pairs_unseen_beyond(dim: int, base: float, trained_length: int) -> int:
     """
     wavelength = rope_spectrum(dim, base)["wavelength"]
     return int((wavelength > trained_length).sum())
+
+
+def rope_cos_table(length: int, dim: int, base: float) -> Tensor:
+    """cos(m θ_i) for positions m < length and pairs i < d/2: the rotary module's own cache."""
+    rope = RotaryPositionEmbedding(dim, base, max_len=length)
+    return rope.cos_cached[:length].clone()  # (L, d/2)
+
+
+def relative_distance_matrix(length: int, clip: int) -> Tensor:
+    """clamp(j - i, -k, k) for every (query i, key j): the distance each bias row is chosen by."""
+    rows = RelativePositionBias(1, clip).relative_positions(length)
+    return rows - clip  # (T, T)
+
+
+def learned_reaches(max_len: int, length: int) -> bool:
+    """Whether a learned table of `max_len` rows can encode positions 0 .. length-1.
+
+    Asks the real module (built without drawing random numbers): False when it raises.
+    """
+    table = torch.nn.utils.skip_init(LearnedPositionEmbedding, max_len, 1)
+    try:
+        table(torch.arange(length))
+    except ValueError:
+        return False
+    return True

@@ -94,8 +94,8 @@ class LearnedPositionEmbedding(nn.Embedding):
     for a position it has no row for, where a plain embedding would raise an IndexError.
     """
 
-    def __init__(self, max_len: int, dim: int) -> None:
-        super().__init__(max_len, dim)
+    def __init__(self, max_len: int, dim: int, device: torch.device | str | None = None) -> None:
+        super().__init__(max_len, dim, device=device)  # device: lets nn.utils.skip_init build it
 
     @property
     def max_len(self) -> int:

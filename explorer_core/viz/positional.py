@@ -1,0 +1,166 @@
+"""Position encodings: tables, position-similarity matrices, RoPE's rotation, spectrum and decay.
+
+Every builder returns a plotly figure with axis titles, hover values and (where colour carries a
+number) a colour bar; texts come from the caller (the page passes catalogue strings).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import torch
+
+from explorer_core.viz.common import CATEGORICAL, heatmap, style
+
+
+def table_figure(
+    table: torch.Tensor, *, trained_length: int | None = None, **texts: str
+) -> go.Figure:
+    """Heatmap of an encoding table, positions down the y axis, dimensions along x.
+
+    A dashed line marks `trained_length` when the table runs past it (extrapolation).
+    """
+    z = table.detach().double().numpy()
+    fig = heatmap(
+        z, x=list(range(z.shape[1])), y=list(range(z.shape[0])), diverging=True, height=460, **texts
+    )
+    fig.update_yaxes(autorange="reversed")
+    if trained_length is not None and trained_length < z.shape[0]:
+        fig.add_hline(y=trained_length - 0.5, line_dash="dash", line_color="black")
+    return fig
+
+
+def square_figure(matrix: torch.Tensor, *, diverging: bool = True, **texts: str) -> go.Figure:
+    """Heatmap of a (T, T) position-by-position matrix, position 0 at the top left."""
+    z = matrix.detach().double().numpy()
+    axis = list(range(z.shape[0]))
+    fig = heatmap(
+        z,
+        x=axis,
+        y=axis,
+        diverging=diverging,
+        height=460,
+        text_format=".0f" if not diverging and z.shape[0] <= 16 else None,
+        **texts,
+    )
+    fig.update_yaxes(autorange="reversed", scaleanchor="x")
+    return fig
+
+
+def rotation_figure(
+    path: dict[str, torch.Tensor], *, title: str, x_title: str, y_title: str, value_title: str
+) -> go.Figure:
+    """The pair's point at each position on the unit circle, coloured by position (colour bar)."""
+    positions = path["position"].numpy()
+    x, y = path["x"].double().numpy(), path["y"].double().numpy()
+    circle = np.linspace(0, 2 * np.pi, 200)
+    fig = go.Figure(
+        go.Scatter(
+            x=np.cos(circle),
+            y=np.sin(circle),
+            mode="lines",
+            line=dict(color="#bbbbbb"),
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=y,
+            mode="markers+lines",
+            line=dict(color="#dddddd", width=1),
+            marker=dict(
+                size=9,
+                color=positions,
+                colorscale="Viridis",
+                colorbar=dict(title=dict(text=value_title)),
+            ),
+            customdata=np.stack([positions, path["angle"].double().numpy()], axis=1),
+            hovertemplate=f"{value_title}: %{{customdata[0]}}<br>"
+            "angle: %{customdata[1]:.3f} rad<br>"
+            f"{x_title}: %{{x:.4f}}<br>{y_title}: %{{y:.4f}}<extra></extra>",
+            showlegend=False,
+        )
+    )
+    fig.update_xaxes(range=[-1.25, 1.25])
+    fig.update_yaxes(range=[-1.25, 1.25], scaleanchor="x")
+    return style(fig, title=title, x_title=x_title, y_title=y_title, height=460)
+
+
+def spectrum_figure(
+    spectrum: dict[str, torch.Tensor],
+    trained_length: int,
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    value_title: str,
+    line_label: str,
+) -> go.Figure:
+    """Wavelength (positions per full turn) of each pair on a log axis, coloured by θ_i, with the
+    trained length as a horizontal line: pairs above it never turned once in training."""
+    theta = spectrum["theta"].numpy()
+    fig = go.Figure(
+        go.Bar(
+            x=spectrum["pair"].numpy(),
+            y=spectrum["wavelength"].numpy(),
+            marker=dict(
+                color=np.log10(theta),
+                colorscale="Viridis",
+                colorbar=dict(title=dict(text=value_title)),
+            ),
+            customdata=theta,
+            hovertemplate=f"{x_title}: %{{x}}<br>{y_title}: %{{y:.1f}}<br>"
+            "θ: %{customdata:.3g} rad<extra></extra>",
+        )
+    )
+    fig.add_hline(
+        y=trained_length,
+        line_dash="dash",
+        line_color="black",
+        annotation_text=line_label,
+        annotation_position="top left",
+    )
+    fig.update_yaxes(type="log")
+    return style(fig, title=title, x_title=x_title, y_title=y_title, height=400)
+
+
+def offset_figure(
+    curve: dict[str, torch.Tensor],
+    trained_length: int,
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    score_name: str,
+    bound_name: str,
+    line_label: str,
+) -> go.Figure:
+    """q·k against the offset m - n (RoPE, all-ones q = k) and RoFormer's decaying bound."""
+    offsets = curve["offset"].numpy()
+    fig = go.Figure()
+    for key, name, colour in (
+        ("score", score_name, CATEGORICAL[0]),
+        ("bound", bound_name, CATEGORICAL[1]),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=offsets,
+                y=curve[key].double().numpy(),
+                mode="lines",
+                name=name,
+                line=dict(color=colour),
+                hovertemplate=f"{x_title}: %{{x}}<br>{name}: %{{y:.4f}}<extra></extra>",
+            )
+        )
+    if trained_length <= int(offsets[-1]):
+        fig.add_vline(
+            x=trained_length,
+            line_dash="dash",
+            line_color="black",
+            annotation_text=line_label,
+            annotation_position="top right",
+        )
+    fig.update_layout(legend=dict(orientation="h", y=-0.25))
+    return style(fig, title=title, x_title=x_title, y_title=y_title, height=420)

@@ -1,0 +1,187 @@
+"""Position encodings: sinusoidal, learned, relative and rotary side by side on the same sliders,
+the position-similarity of each, RoPE up close, and what happens past the trained length."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer_core import position_analysis as pa
+from explorer_core.positional import sinusoidal_table
+from explorer_core.ui.embedding import SourceUnavailable, pretrained_position_table
+from explorer_core.ui.i18n import t
+from explorer_core.ui.state import init
+from explorer_core.viz import positional as viz
+
+SCHEMES = ("sinusoidal", "learned", "relative", "rotary")
+init(
+    {
+        "emb.pos.length": 128,
+        "emb.pos.dim": 64,
+        "emb.pos.base": 10000,
+        "emb.pos.clip": 4,
+        "emb.pos.trained": 64,
+        "emb.pos.scheme": "sinusoidal",
+        "emb.pos.rope": True,
+        "emb.pos.pair": 4,
+    }
+)
+
+st.title(t("emb.pos.title"))
+st.markdown(t("emb.pos.intro"))
+c1, c2, c3 = st.columns(3)
+length = c1.slider(t("emb.pos.length"), 16, 512, step=16, key="emb.pos.length")
+dim = c2.select_slider(t("emb.pos.dim"), [8, 16, 32, 64, 128, 256], key="emb.pos.dim")
+base = float(
+    c3.select_slider(t("emb.pos.base"), [100, 1000, 10000, 100000, 1000000], key="emb.pos.base")
+)
+c4, c5 = st.columns(2)
+clip = c4.slider(t("emb.pos.clip"), 1, 32, key="emb.pos.clip")
+trained = c5.slider(t("emb.pos.trained"), 8, 512, step=8, key="emb.pos.trained")
+scheme = (
+    st.segmented_control(
+        t("emb.pos.scheme"),
+        SCHEMES,
+        key="emb.pos.scheme",
+        format_func=lambda s: t(f"emb.pos.scheme.{s}"),
+    )
+    or "sinusoidal"
+)
+st.markdown(t(f"emb.pos.about.{scheme}", clip=clip))
+axes = dict(
+    x_title=t("emb.pos.axis.dim"),
+    y_title=t("emb.pos.axis.pos"),
+    value_title=t("emb.pos.axis.value"),
+)
+pair_axes = dict(x_title=t("emb.pos.axis.key"), y_title=t("emb.pos.axis.query"))
+left, right = st.columns(2)
+
+if scheme == "sinusoidal":
+    table = sinusoidal_table(length, dim, base)
+    left.plotly_chart(
+        viz.table_figure(table, trained_length=trained, title=t("emb.pos.sin.title"), **axes),
+        key="emb.pos.table",
+    )
+    similarity = pa.sinusoidal_similarity(length, dim, base)
+    origin = t("emb.pos.origin.formula")
+elif scheme == "learned":
+    try:
+        table = pretrained_position_table(length)
+    except SourceUnavailable as err:
+        st.warning(t(err.key, **err.values))
+        st.stop()
+    left.plotly_chart(
+        viz.table_figure(table, title=t("emb.pos.learned.title"), **axes), key="emb.pos.table"
+    )
+    similarity = pa.position_similarity(table)
+    origin = t("emb.pos.origin.pretrained")
+elif scheme == "relative":
+    distance = pa.relative_distance_matrix(length, clip)
+    left.plotly_chart(
+        viz.square_figure(
+            distance,
+            diverging=True,
+            title=t("emb.pos.rel.title", clip=clip),
+            value_title=t("emb.pos.axis.distance"),
+            **pair_axes,
+        ),
+        key="emb.pos.table",
+    )
+    similarity = pa.relative_bias_matrix(length, clip, dim, seed=0)
+    origin = t("emb.pos.origin.fresh")
+else:
+    table = pa.rope_cos_table(length, dim, base)
+    left.plotly_chart(
+        viz.table_figure(
+            table,
+            trained_length=trained,
+            title=t("emb.pos.rope.title"),
+            x_title=t("emb.pos.axis.pair"),
+            y_title=t("emb.pos.axis.pos"),
+            value_title="cos(m·θᵢ)",
+        ),
+        key="emb.pos.table",
+    )
+    similarity = pa.rope_score_matrix(length, dim, base)
+    origin = t("emb.pos.origin.formula")
+right.plotly_chart(
+    viz.square_figure(
+        similarity,
+        title=t(f"emb.pos.sim.title.{scheme}"),
+        value_title=t("emb.pos.axis.similarity"),
+        **pair_axes,
+    ),
+    key="emb.pos.similarity",
+)
+st.caption(
+    t(f"emb.pos.caption.{scheme}", length=length, dim=dim, base=int(base), clip=clip) + " " + origin
+)
+
+# RoPE up close: one pair's rotation, the spectrum, the decay with distance
+st.subheader(t("emb.pos.rope.head"))
+if st.toggle(t("emb.pos.rope"), key="emb.pos.rope"):
+    pair = st.slider(t("emb.pos.pair"), 0, dim // 2 - 1, key="emb.pos.pair")
+    pair = min(pair, dim // 2 - 1)
+    path = pa.rope_pair_path(pair, dim, base, min(length, 64))
+    r1, r2 = st.columns(2)
+    r1.plotly_chart(
+        viz.rotation_figure(
+            path,
+            title=t("emb.pos.rot.title", pair=pair, theta=float(path["theta"])),
+            x_title=t("emb.pos.axis.x", a=pair),
+            y_title=t("emb.pos.axis.y", b=pair + dim // 2),
+            value_title=t("emb.pos.axis.pos"),
+        ),
+        key="emb.pos.rotation",
+    )
+    r2.plotly_chart(
+        viz.spectrum_figure(
+            pa.rope_spectrum(dim, base),
+            trained,
+            title=t("emb.pos.spec.title"),
+            x_title=t("emb.pos.axis.pair"),
+            y_title=t("emb.pos.axis.wavelength"),
+            value_title="log₁₀ θ",
+            line_label=t("emb.pos.trained_line", n=trained),
+        ),
+        key="emb.pos.spectrum",
+    )
+    st.caption(t("emb.pos.rot.caption", pair=pair, dim=dim))
+    st.plotly_chart(
+        viz.offset_figure(
+            pa.rope_offset_curve(dim, base, length),
+            trained,
+            title=t("emb.pos.decay.title"),
+            x_title=t("emb.pos.axis.offset"),
+            y_title=t("emb.pos.axis.score"),
+            score_name=t("emb.pos.decay.score"),
+            bound_name=t("emb.pos.decay.bound"),
+            line_label=t("emb.pos.trained_line", n=trained),
+        ),
+        key="emb.pos.decay",
+    )
+    st.caption(t("emb.pos.decay.caption", dim=dim, base=int(base)))
+
+# Beyond the trained length
+st.subheader(t("emb.pos.beyond.head", n=trained))
+b1, b2, b3 = st.columns(3)
+b1.metric(t("emb.pos.beyond.sin"), t("emb.pos.beyond.sin_value"))
+unseen = pa.pairs_unseen_beyond(dim, base, trained)
+b2.metric(t("emb.pos.beyond.rope"), f"{unseen} / {dim // 2}")
+if pa.learned_reaches(trained, length):
+    b3.metric(t("emb.pos.beyond.learned"), t("emb.pos.beyond.learned_ok"))
+else:
+    b3.metric(t("emb.pos.beyond.learned"), t("emb.pos.beyond.learned_value", n=trained))
+st.markdown(t("emb.pos.beyond.text", n=trained, unseen=unseen, pairs=dim // 2, clip=clip))
+
+st.subheader(t("emb.pos.compare.head"))
+columns = ("how", "strengths", "weaknesses", "used")
+st.dataframe(
+    {
+        t("emb.pos.compare.scheme"): [t(f"emb.pos.compare.{row}") for row in SCHEMES],
+        **{
+            t(f"emb.pos.compare.col.{c}"): [t(f"emb.pos.compare.{row}.{c}") for row in SCHEMES]
+            for c in columns
+        },
+    },
+    hide_index=True,
+)
