@@ -1,0 +1,177 @@
+"""Checkpoints: folder and zip round trips, transformers loading, zips that are not checkpoints."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pytest
+import torch
+
+from explorer_core import checkpoint as ckpt_mod
+from explorer_core.checkpoint import (
+    Checkpoint,
+    checkpoint_from_zip,
+    checkpoint_to_zip,
+    load_checkpoint,
+    save_checkpoint,
+)
+from explorer_core.datasets import builtin_corpus
+from explorer_core.model import BertModel
+from explorer_core.presets import PRESETS, Preset
+from explorer_core.text_inputs import BertVocab
+from explorer_core.tokenization import new_tokenizer
+from explorer_core.train import TrainLog, TrainStep
+
+SENTENCES = ["A cat sits on the mat.", "Two dogs run in the park!", "猫坐在垫子上。", "x"]
+SMALL = Preset(name="t", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+               intermediate_size=37, max_position_embeddings=32)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    tok = new_tokenizer("byte-bpe")
+    tok.train(builtin_corpus("mixed")[:6000], 400)
+    return tok
+
+
+def make_checkpoint(tokenizer, preset: Preset = SMALL, seed: int = 3) -> Checkpoint:
+    vocab = BertVocab.of(tokenizer)
+    model = BertModel(preset.config(vocab.size, vocab.pad_id), seed=seed)
+    log = TrainLog(steps=[TrainStep("finetune", 1, 0.5, 1e-3, 0.25, sim_loss=0.25)])
+    return Checkpoint(model, tokenizer, "mean", "test model", {"finetune": log}, max_length=32)
+
+
+def test_folder_round_trip_gives_identical_embeddings(tokenizer, tmp_path):
+    original = make_checkpoint(tokenizer)
+    save_checkpoint(original, tmp_path / "ck")
+    assert sorted(p.name for p in (tmp_path / "ck").iterdir()) == [
+        "config.json", "hf", "model.safetensors", "tokenizer", "training_log.json",
+    ]  # fmt: skip
+    loaded = load_checkpoint(tmp_path / "ck")
+    assert torch.equal(original.embed(SENTENCES), loaded.embed(SENTENCES))
+    assert loaded.label == "test model" and loaded.pooling == "mean"
+    assert loaded.config == original.config
+    assert loaded.log["finetune"].steps[0].sim_loss == 0.25
+    assert not loaded.model.training
+
+
+def test_transformers_loads_the_hf_folder_with_equal_outputs(tokenizer, tmp_path):
+    from transformers import BertModel as HFBertModel
+
+    original = make_checkpoint(tokenizer)
+    save_checkpoint(original, tmp_path)
+    hf = HFBertModel.from_pretrained(str(tmp_path / "hf"), attn_implementation="eager").eval()
+    ids, mask = original.vocab.batch(tokenizer, SENTENCES, 32)  # a padded batch
+    with torch.no_grad():
+        ours = original.model(ids, mask).last_hidden_state
+        theirs = hf(input_ids=ids, attention_mask=mask).last_hidden_state
+    real = mask.bool()
+    assert (ours[real] - theirs[real]).abs().max() < 1e-5
+
+
+def test_non_bert_architecture_round_trips_without_hf_folder(tokenizer, tmp_path):
+    tutorial = Preset(**{**PRESETS["tutorial"].__dict__, "hidden_size": 32,
+                         "intermediate_size": 37, "num_hidden_layers": 1})  # fmt: skip
+    original = make_checkpoint(tokenizer, tutorial)
+    save_checkpoint(original, tmp_path)
+    assert not (tmp_path / "hf").exists()
+    assert torch.equal(original.embed(SENTENCES), load_checkpoint(tmp_path).embed(SENTENCES))
+
+
+def test_loading_never_unpickles(tokenizer, tmp_path, monkeypatch):
+    save_checkpoint(make_checkpoint(tokenizer), tmp_path)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("torch.load must not be used")
+
+    monkeypatch.setattr(torch, "load", refuse)
+    load_checkpoint(tmp_path)
+
+
+def test_zip_round_trip(tokenizer, tmp_path):
+    original = make_checkpoint(tokenizer)
+    save_checkpoint(original, tmp_path / "a")
+    data = checkpoint_to_zip(tmp_path / "a")
+    loaded = checkpoint_from_zip(data, tmp_path / "b")
+    assert torch.equal(original.embed(SENTENCES), loaded.embed(SENTENCES))
+    assert (tmp_path / "b" / "tokenizer").is_dir()
+
+
+def test_zip_of_the_folder_itself_is_accepted(tokenizer, tmp_path):
+    """Zipping the folder (entries under "ck/") is what a file manager does."""
+    save_checkpoint(make_checkpoint(tokenizer), tmp_path / "ck")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for path in sorted((tmp_path / "ck").rglob("*")):
+            if path.is_file():
+                zf.write(path, path.relative_to(tmp_path).as_posix())
+    loaded = checkpoint_from_zip(buffer.getvalue(), tmp_path / "out")
+    assert loaded.label == "test model"
+
+
+def _zip(entries: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"not a zip at all", "not a zip"),
+        (_zip({"readme.txt": b"hello"}), "needs config.json and model.safetensors"),
+        (_zip({"../evil/config.json": b"{}", "model.safetensors": b""}), "unsafe path"),
+        (_zip({"/abs/config.json": b"{}"}), "unsafe path"),
+        (_zip({"config.json": b"{}", "model.safetensors": b"x"}), "not an Embedding Explorer"),
+        (_zip({"config.json": b"not json", "model.safetensors": b"x"}), "not valid JSON"),
+    ],
+)
+def test_bad_zips_are_refused_with_a_clear_message(tmp_path, data, message):
+    dest = tmp_path / "dest"
+    with pytest.raises(ValueError, match=message):
+        checkpoint_from_zip(data, dest)
+    assert not dest.exists() or not any(dest.iterdir())
+    assert not (tmp_path / "evil").exists()
+
+
+def test_corrupt_weights_and_size_limits(tokenizer, tmp_path, monkeypatch):
+    save_checkpoint(make_checkpoint(tokenizer), tmp_path / "ck")
+    meta = (tmp_path / "ck" / "config.json").read_bytes()
+    bad = _zip({"config.json": meta, "model.safetensors": b"garbage"})
+    with pytest.raises(ValueError, match="not a usable checkpoint"):
+        checkpoint_from_zip(bad, tmp_path / "d1")
+    data = checkpoint_to_zip(tmp_path / "ck")
+    monkeypatch.setattr(ckpt_mod, "MAX_UNZIPPED_BYTES", 1000)
+    with pytest.raises(ValueError, match="size limit"):
+        checkpoint_from_zip(data, tmp_path / "d2")
+    monkeypatch.setattr(ckpt_mod, "MAX_ZIP_BYTES", 100)
+    with pytest.raises(ValueError, match="larger than"):
+        checkpoint_from_zip(data, tmp_path / "d3")
+
+
+def test_destination_must_be_empty(tokenizer, tmp_path):
+    save_checkpoint(make_checkpoint(tokenizer), tmp_path / "ck")
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "x.txt").write_text("mine")
+    with pytest.raises(ValueError, match="not empty"):
+        checkpoint_from_zip(checkpoint_to_zip(tmp_path / "ck"), tmp_path / "busy")
+    assert (tmp_path / "busy" / "x.txt").read_text() == "mine"
+
+
+def test_tokenizer_and_model_must_fit(tokenizer):
+    model = BertModel(SMALL.config(vocab_size=50))
+    with pytest.raises(ValueError, match="do not belong together"):
+        Checkpoint(model, tokenizer)
+
+
+def test_config_json_records_tokenizer_and_specials(tokenizer, tmp_path):
+    save_checkpoint(make_checkpoint(tokenizer), tmp_path)
+    meta = json.loads((tmp_path / "config.json").read_text())
+    assert meta["tokenizer"]["algo"] == "byte-bpe"
+    assert meta["special_ids"]["size"] == meta["model"]["vocab_size"]
+    hf = json.loads((tmp_path / "hf" / "config.json").read_text())
+    assert hf["model_type"] == "bert" and hf["position_embedding_type"] == "absolute"
