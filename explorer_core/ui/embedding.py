@@ -153,3 +153,11 @@ def neighbour_exclusions(labels: dict[int, str], rows: int) -> torch.Tensor:
         if token_id < rows and (text.startswith("[unused") or text == "[PAD]"):
             mask[token_id] = True
     return mask
+
+
+def pair_components(
+    embeddings: BertEmbeddings, ids: list[int], segments: list[int]
+) -> dict[str, torch.Tensor]:
+    """token / position / segment / sum / output (each (1, T, H)) for one sentence pair."""
+    with torch.no_grad():
+        return embeddings.components(torch.tensor([ids]), torch.tensor([segments]))

@@ -1,0 +1,142 @@
+"""Embedding sum: for a sentence pair, token + position + segment, then LayerNorm, token by token,
+with the numbers that enter layer 1."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer_core.embeddings import layer_norm_trace
+from explorer_core.ui.embedding import (
+    SOURCES,
+    SourceUnavailable,
+    embedding_source,
+    encode_pair,
+    pair_components,
+)
+from explorer_core.ui.i18n import t
+from explorer_core.ui.state import init
+from explorer_core.viz import embedding as viz
+from explorer_core.viz.common import heatmap
+
+STAGES = ("token", "position", "segment", "sum", "output")
+init(
+    {
+        "emb.sum.a": "The cat sat on the mat.",
+        "emb.sum.b": "It fell asleep in the sun.",
+        "emb.sum.source": "pretrained",
+        "emb.sum.seed": 0,
+        "emb.sum.pick": 1,
+        "emb.sum.dims": 12,
+        "emb.sum.overview": True,
+    }
+)
+
+st.title(t("emb.sum.title"))
+st.markdown(t("emb.sum.intro"))
+col_a, col_b = st.columns(2)
+first = col_a.text_input(t("emb.sum.a"), key="emb.sum.a", max_chars=200)
+second = col_b.text_input(t("emb.sum.b"), key="emb.sum.b", max_chars=200)
+kind = (
+    st.segmented_control(
+        t("emb.tokens.source"),
+        SOURCES,
+        key="emb.sum.source",
+        format_func=lambda s: t(f"emb.tokens.src.{s}"),
+    )
+    or "pretrained"
+)
+if kind == "fresh":
+    st.number_input(t("emb.tokens.seed"), 0, 10_000, key="emb.sum.seed")
+try:
+    source = embedding_source(kind, dim=32, seed=int(st.session_state["emb.sum.seed"]))
+except SourceUnavailable as err:
+    st.warning(t(err.key, **err.values))
+    st.stop()
+caption = t(f"emb.tokens.src.caption.{source.kind}", label=source.label)
+if not first.strip():
+    st.warning(t("emb.sum.empty"))
+    st.stop()
+labels, ids, segments = encode_pair(source.tokenizer, first, second)
+config = source.embeddings.config
+if len(ids) > config.max_position_embeddings:
+    st.error(t("emb.sum.too_long", n=len(ids), max=config.max_position_embeddings))
+    st.stop()
+if max(ids) >= config.vocab_size:
+    st.error(t("emb.tokens.mismatch", rows=config.vocab_size))
+    st.stop()
+parts = pair_components(source.embeddings, ids, segments)
+if parts["segment"].abs().sum() == 0 and source.embeddings.token_type_embeddings is None:
+    st.info(t("emb.sum.no_segments"))
+stage_names = {name: t(f"emb.sum.stage.{name}") for name in STAGES}
+
+# 1) every token: ids, segments, lengths of each part
+st.subheader(t("emb.sum.table.head"))
+table = viz.sum_table(labels, ids, segments, parts)
+st.dataframe(table.style.format(precision=3), hide_index=True, height=min(420, 36 * len(ids) + 40))
+st.caption(t("emb.sum.table.caption") + " " + caption)
+
+# 2) one token, stage by stage
+st.subheader(t("emb.sum.token.head"))
+pick = st.selectbox(
+    t("emb.sum.pick"),
+    range(len(ids)),
+    key="emb.sum.pick",
+    format_func=lambda i: f"{i}: {labels[i]} ({'AB'[segments[i]]})",
+)
+pick = min(pick, len(ids) - 1)
+hidden = parts["sum"].shape[-1]
+dims = st.slider(t("emb.sum.dims"), 4, min(64, hidden), key="emb.sum.dims")
+st.plotly_chart(
+    viz.stage_figure(
+        parts,
+        pick,
+        stage_names,
+        dims,
+        title=t("emb.sum.stage.title", token=labels[pick], pos=pick),
+        x_title=t("emb.tokens.axis.dim"),
+        y_title=t("emb.sum.axis.stage"),
+        value_title=t("emb.tokens.axis.value"),
+    ),
+    key="emb.sum.stage_chart",
+)
+st.caption(t("emb.sum.stage.caption", dims=dims, hidden=hidden) + " " + caption)
+
+trace = layer_norm_trace(parts["sum"][0, pick], source.embeddings.LayerNorm)
+m1, m2 = st.columns(2)
+m1.metric(t("emb.sum.ln.mean"), f"{float(trace['mean']):.4f}")
+m2.metric(t("emb.sum.ln.std"), f"{float(trace['std']):.4f}")
+st.markdown(t("emb.sum.ln.explain"))
+st.dataframe(
+    {
+        t("emb.tokens.axis.dim"): list(range(dims)),
+        t("emb.sum.ln.x"): parts["sum"][0, pick, :dims].tolist(),
+        t("emb.sum.ln.norm"): trace["normalised"][:dims].tolist(),
+        "γ": trace["gamma"][:dims].tolist(),
+        "β": trace["beta"][:dims].tolist(),
+        t("emb.sum.ln.out"): trace["output"][:dims].tolist(),
+    },
+    hide_index=True,
+)
+
+# 3) what enters layer 1, every token at once
+st.subheader(t("emb.sum.overview.head"))
+if st.toggle(t("emb.sum.overview"), key="emb.sum.overview"):
+    rows = [
+        f"{i}: {label} ({'AB'[seg]})"
+        for i, (label, seg) in enumerate(zip(labels, segments, strict=True))
+    ]
+    st.plotly_chart(
+        heatmap(
+            parts["output"][0].double().numpy(),
+            x=list(range(hidden)),
+            y=rows,
+            diverging=True,
+            title=t("emb.sum.overview.title"),
+            x_title=t("emb.tokens.axis.dim"),
+            y_title=t("emb.tokens.axis.token"),
+            value_title=t("emb.tokens.axis.value"),
+            height=max(320, 26 * len(ids) + 140),
+        ),
+        key="emb.sum.overview_chart",
+    )
+    st.caption(t("emb.sum.overview.caption", n=len(ids), hidden=hidden) + " " + caption)
