@@ -1,0 +1,227 @@
+"""A unigram language model tokenizer (SentencePiece style): the likeliest cut into pieces.
+
+Each piece has a probability; a segmentation's likelihood is the product of its pieces'. Encoding
+takes the best one (Viterbi); training (`unigram_trainer`) grows a big seed vocabulary and prunes it
+with EM. Textbook example: with p(ab) = 2/3 and p(c) = 1/3, "ababc" can only be ab|ab|c, of
+likelihood 2/3 · 2/3 · 1/3 = 4/27:
+
+>>> seg = UnigramTokenizer.from_pieces({"ab": 2 / 3, "c": 1 / 3}).best_segmentation("ababc")
+>>> seg.pieces, round(seg.log_likelihood, 6) == round(math.log(4 / 27), 6)
+(('ab', 'ab', 'c'), True)
+
+Whitespace, as in SentencePiece: spaces become "▁" and one "▁" is put before the text, so "a b"
+is "▁a▁b" and a piece can start with "▁" (a word start). The text is cut at every "▁" (kept on
+the right) and around every newline, then each part is segmented. Nothing is ever unknown: every
+frequent character is a piece, and anything else falls back to byte pieces `<0x00>` … `<0xFF>`
+(ids 1-256) holding its UTF-8 bytes. So decoding gives back the text exactly; the one exception
+is a literal "▁" (U+2581) in the input, which comes back as a space. (Pieces are matched as text,
+so the characters spelling "<0x41>" and "<unk>" are always kept as pieces: spelled out they score
+far better than those pieces, whose score is -10,000.)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from explorer_core.tokenization.base import Token, Tokenizer
+from explorer_core.tokenization.unigram_lattice import Node, build_lattice, sample, viterbi
+from explorer_core.tokenization.unigram_trainer import UnigramRound, train_unigram
+
+SPACE = "▁"
+UNK = "<unk>"
+BYTE_PIECES = tuple(f"<0x{b:02X}>" for b in range(256))
+FIXED_SCORE = -1.0e4  # <unk> and byte pieces: never worth matching as literal text
+SAFE_CHARS = "<>0123456789ABCDEFxunk"  # spell "<0x41>" and "<unk>": text never matches those
+UNK_PENALTY = 10.0  # an unknown character scores (lowest score - 10), as in tokenizers
+_WORD = re.compile(f"\n|{SPACE}[^{SPACE}\n]*|[^{SPACE}\n]+")
+
+
+@dataclass(frozen=True)
+class Segmentation:
+    """One way to cut a string: its pieces, their ids and the sum of their log-probabilities."""
+
+    pieces: tuple[str, ...]
+    ids: tuple[int, ...]
+    log_likelihood: float
+
+
+def unigram_words(text: str) -> list[tuple[str, int]]:
+    """The parts that are segmented separately, each with its start in the "▁" form of `text`.
+
+    >>> unigram_words("a  b\\nc")
+    [('▁a', 0), ('▁', 2), ('▁b', 3), ('\\n', 5), ('c', 6)]
+    """
+    if not text:
+        return []
+    marked = SPACE + text.replace(" ", SPACE)
+    return [(m.group(), m.start()) for m in _WORD.finditer(marked)]
+
+
+class UnigramTokenizer(Tokenizer):
+    """SentencePiece-style unigram LM with byte fallback; lossless (see the module docstring)."""
+
+    algo = "unigram"
+    lossless = True
+
+    def __init__(self) -> None:
+        self._set_pieces([])
+
+    def _set_pieces(self, scored: list[tuple[str, float]]) -> None:
+        fixed = [(UNK, FIXED_SCORE)] + [(b, FIXED_SCORE) for b in BYTE_PIECES]
+        self._pieces = fixed + sorted(scored, key=lambda ps: (-ps[1], ps[0]))
+        self._vocab = {piece: i for i, (piece, _) in enumerate(self._pieces)}
+        self._table = {piece: (i, score) for i, (piece, score) in enumerate(self._pieces)}
+        self._longest = max(len(p) for p, _ in self._pieces)
+        self._unk_score = min(s for _, s in self._pieces) - UNK_PENALTY
+
+    @classmethod
+    def from_pieces(cls, probabilities: Mapping[str, float]) -> UnigramTokenizer:
+        """A tokenizer whose pieces have the given probabilities (each in (0, 1])."""
+        bad = [p for p, v in probabilities.items() if not 0 < v <= 1 or not p]
+        if bad:
+            raise ValueError(f"Piece probabilities must lie in (0, 1]; check {bad[:3]}")
+        tokenizer = cls()
+        tokenizer._set_pieces([(p, math.log(v)) for p, v in probabilities.items()])
+        return tokenizer
+
+    @property
+    def vocab(self) -> dict[str, int]:
+        return dict(self._vocab)
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return {UNK: 0}
+
+    def id_to_token(self, token_id: int) -> str:
+        return self._pieces[token_id][0]
+
+    def score(self, piece: str) -> float:
+        """The piece's log-probability (its score)."""
+        return self._table[piece][1]
+
+    def train(self, text: str, vocab_size: int) -> list[UnigramRound]:
+        """Learn `vocab_size - 257` pieces (after <unk> and the 256 byte pieces) from `text`."""
+        target = vocab_size - 1 - len(BYTE_PIECES)
+        floor = 1 + len(BYTE_PIECES) + 2 * len(SAFE_CHARS)
+        if vocab_size < floor:
+            raise ValueError(
+                f"A unigram vocabulary holds <unk>, 256 byte pieces and at least "
+                f"{2 * len(SAFE_CHARS)} learned pieces; choose a size of at least {floor}, "
+                f"not {vocab_size}"
+            )
+        words = Counter(word for word, _ in unigram_words(text))
+        if not words:
+            raise ValueError("The training text is empty")
+        scores, rounds = train_unigram(words, target, always=SAFE_CHARS)
+        self._set_pieces(list(scores.items()))
+        return rounds
+
+    # ---- segmentation ----------
+
+    def _lattice(self, text: str) -> list[list[Node]]:
+        return build_lattice(text, self._table, self._longest, (0, self._unk_score))
+
+    def _segmentation(self, path: list[Node], text: str) -> Segmentation:
+        return Segmentation(
+            tuple(text[s:e] for s, e, _, _ in path),
+            tuple(piece for _, _, piece, _ in path),
+            sum(score for _, _, _, score in path),
+        )
+
+    def best_segmentation(self, text: str) -> Segmentation:
+        """The Viterbi cut of exactly `text` (no "▁" added; unknown characters as <unk>)."""
+        return self._segmentation(viterbi(self._lattice(text)), text)
+
+    def sample_segmentation(self, text: str, alpha: float = 0.1, seed: int = 0) -> Segmentation:
+        """A random segmentation, likelier ones more often (p ∝ likelihood ** alpha)."""
+        if alpha < 0:
+            raise ValueError(f"alpha must be at least 0, got {alpha}")
+        return self._segmentation(sample(self._lattice(text), alpha, random.Random(seed)), text)
+
+    # ---- encoding ----------
+
+    def explain(self, text: str) -> list[Token]:
+        """Pieces with character spans; runs of unknown characters become byte pieces."""
+        tokens: list[Token] = []
+        for word, offset in unigram_words(text):
+            path = viterbi(self._lattice(word))
+            k = 0
+            while k < len(path):
+                start, end, piece, _ = path[k]
+                while piece == 0 and k + 1 < len(path) and path[k + 1][2] == 0:
+                    k += 1  # fuse a run of unknown characters, as tokenizers does
+                    end = path[k][1]
+                k += 1
+                span = (max(offset + start - 1, 0), offset + end - 1)
+                tokens.extend(self._tokens(word[start:end], piece, span))
+        return tokens
+
+    def _tokens(self, piece: str, piece_id: int, span: tuple[int, int]) -> list[Token]:
+        if piece_id != 0:
+            raw = piece.replace(SPACE, " ").encode()
+            return [Token(piece_id, piece, raw, *span)]
+        known = self._vocab.get(piece)
+        if known is not None:
+            return [Token(known, piece, piece.encode(), *span)]
+        # subtle: bytes of the "▁" form, as tokenizers does (matters only if "▁" had no piece)
+        return [Token(1 + b, BYTE_PIECES[b], bytes([b]), *span) for b in piece.encode()]
+
+    def encode(self, text: str) -> list[int]:
+        return [t.id for t in self.explain(text)]
+
+    def decode(self, ids: list[int]) -> str:
+        """Concatenate pieces (bytes for byte pieces), "▁" back to spaces, drop the leading one."""
+        out = bytearray()
+        for token_id in ids:
+            if not 0 <= token_id < len(self._pieces):
+                raise ValueError(f"Id {token_id} is not in this vocabulary of {len(self._pieces)}")
+            if 1 <= token_id <= len(BYTE_PIECES):
+                out.append(token_id - 1)
+            elif token_id:
+                out += self._pieces[token_id][0].encode()
+        text = out.decode("utf-8", errors="replace").replace(SPACE, " ")
+        return text[1:] if text.startswith(" ") else text
+
+    # ---- persistence ----------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pieces": [[p, s] for p, s in self._pieces[1 + len(BYTE_PIECES) :]]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> UnigramTokenizer:
+        tokenizer = cls()
+        tokenizer._set_pieces([(str(p), float(s)) for p, s in data["pieces"]])
+        return tokenizer
+
+    def to_hf_json(self) -> str:
+        """`tokenizers` form: Prepend+Replace normalizers, newline+Metaspace split, Unigram."""
+        from tokenizers import Regex, decoders, normalizers, pre_tokenizers
+        from tokenizers import Tokenizer as HFTokenizer
+        from tokenizers.models import Unigram
+
+        hf = HFTokenizer(Unigram(self._pieces, unk_id=0, byte_fallback=True))
+        hf.normalizer = normalizers.Sequence(
+            [normalizers.Prepend(SPACE), normalizers.Replace(" ", SPACE)]
+        )
+        hf.pre_tokenizer = pre_tokenizers.Sequence(
+            [
+                pre_tokenizers.Split(Regex("\n"), behavior="isolated"),
+                pre_tokenizers.Metaspace(replacement=SPACE, prepend_scheme="never", split=True),
+            ]
+        )
+        hf.decoder = decoders.Sequence(
+            [
+                decoders.Replace(SPACE, " "),
+                decoders.ByteFallback(),
+                decoders.Fuse(),
+                decoders.Strip(" ", 1, 0),
+            ]
+        )
+        return json.dumps(json.loads(hf.to_str()), ensure_ascii=False)
