@@ -13,6 +13,10 @@ from explorer_core.embeddings import (
     BertEmbeddings,
     SegmentEmbedding,
     TokenEmbedding,
+    fresh_embeddings,
+    layer_norm_trace,
+    load_pretrained_embeddings,
+    load_word_embedding_matrix,
     one_hot_lookup,
 )
 from explorer_core.positional import sinusoidal_table
@@ -138,3 +142,35 @@ def test_bad_inputs_and_seeded_init():
     assert torch.equal(a.word_embeddings.weight, b.word_embeddings.weight)
     assert a.word_embeddings.weight[0].abs().sum() == 0
     assert a.word_embeddings.weight.std().item() == pytest.approx(0.02, rel=0.1)
+
+
+def test_layer_norm_trace_by_hand_and_against_torch():
+    """x = [1, 2, 3, 6]: mean 3, variance (4 + 1 + 0 + 9) / 4 = 3.5,
+    normalised (x - 3) / √3.5 = [-1.069, -0.535, 0, 1.604]."""
+    x = torch.tensor([1.0, 2.0, 3.0, 6.0])
+    ln = torch.nn.LayerNorm(4, eps=1e-12)
+    trace = layer_norm_trace(x, ln)
+    assert trace["mean"].item() == pytest.approx(3.0)
+    assert trace["std"].item() == pytest.approx(3.5**0.5)
+    assert trace["normalised"].tolist() == pytest.approx(
+        [-1.069045, -0.534522, 0.0, 1.603567], 1e-5
+    )
+    with torch.no_grad():
+        ln.weight.copy_(torch.rand(4, generator=_gen(12)) + 0.5)
+        ln.bias.copy_(torch.randn(4, generator=_gen(13)))
+    torch.testing.assert_close(layer_norm_trace(x, ln)["output"], ln(x).detach())
+    assert torch.equal(layer_norm_trace(x, None)["output"], x)
+
+
+def test_pretrained_loader_matches_transformers(minilm_dir):
+    from transformers import BertModel as HFBertModel
+
+    ours = load_pretrained_embeddings(minilm_dir)
+    hf = HFBertModel.from_pretrained(minilm_dir).embeddings.eval()
+    ids = torch.tensor([[101, 1996, 4937, 2938, 102, 2009, 102]])
+    types = torch.tensor([[0, 0, 0, 0, 0, 1, 1]])
+    with torch.no_grad():
+        torch.testing.assert_close(ours(ids, types), hf(ids, types), atol=1e-6, rtol=0)
+    assert torch.equal(load_word_embedding_matrix(minilm_dir), ours.word_embeddings.weight)
+    fresh_a, fresh_b = fresh_embeddings(ours.config, 3), fresh_embeddings(ours.config, 3)
+    assert torch.equal(fresh_a.word_embeddings.weight, fresh_b.word_embeddings.weight)

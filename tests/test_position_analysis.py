@@ -1,0 +1,92 @@
+"""What the Position encodings page plots, against closed forms worked by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from explorer_core import position_analysis as pa
+
+
+def test_sinusoid_similarity_is_sum_of_cosines_of_distance():
+    """PE_m · PE_n = Σ_i sin(mθ)sin(nθ) + cos(mθ)cos(nθ) = Σ_i cos((m - n)θ_i); d/2 at m = n."""
+    dim, base = 8, 100.0
+    sim = pa.sinusoidal_similarity(12, dim, base)
+    theta = [base ** (-2 * i / dim) for i in range(dim // 2)]
+    expected = sum(math.cos(3 * t) for t in theta) / (dim / 2)
+    assert sim[7, 4].item() == pytest.approx(expected, abs=1e-6)
+    assert sim[4, 7].item() == pytest.approx(expected, abs=1e-6)
+    torch.testing.assert_close(torch.diagonal(sim), torch.ones(12))
+
+
+def test_rope_score_matrix_equals_sinusoid_similarity():
+    for interleaved in (False, True):
+        torch.testing.assert_close(
+            pa.rope_score_matrix(20, 16, 500.0, interleaved),
+            pa.sinusoidal_similarity(20, 16, 500.0),
+        )
+
+
+def test_offset_curve_by_hand():
+    """d = 4, base = 100: θ = [1, 0.1]; score(Δ) = (2cos Δ + 2cos 0.1Δ) / 4.
+
+    Bound: S_1 = 1, S_2 = 1 + e^(0.1iΔ)... for pairs k < j; at Δ = 0 |S_1| = 1, |S_2| = 2, mean 1.5.
+    At Δ = 2: |S_1| = 1, |S_2| = |e^(2i) + e^(0.2i)| = 2|cos(0.9)| = 1.243220; ratio 1.121610 / 1.5.
+    """
+    curve = pa.rope_offset_curve(4, 100.0, 3)
+    assert curve["offset"].tolist() == [0, 1, 2, 3]
+    for delta in range(4):
+        expected = (2 * math.cos(delta) + 2 * math.cos(0.1 * delta)) / 4
+        assert curve["score"][delta].item() == pytest.approx(expected, abs=1e-6)
+    assert curve["bound"][0].item() == pytest.approx(1.0)
+    assert curve["bound"][2].item() == pytest.approx((1 + 2 * abs(math.cos(0.9))) / 2 / 1.5, 1e-6)
+    with pytest.raises(ValueError):
+        pa.rope_offset_curve(4, 100.0, 0)
+
+
+def test_offset_curve_decays_for_realistic_width():
+    curve = pa.rope_offset_curve(64, 10000.0, 512)
+    near, far = curve["bound"][:16].mean().item(), curve["bound"][256:].mean().item()
+    assert far < near / 2
+
+
+def test_pair_path_turns_by_theta():
+    """d = 8, base = 100, pair 1: θ = 100^(-2/8) = 0.316228; position 3 -> angle 0.948683."""
+    path = pa.rope_pair_path(1, 8, 100.0, 5)
+    assert path["theta"].item() == pytest.approx(100**-0.25)
+    assert path["x"][3].item() == pytest.approx(math.cos(3 * 100**-0.25), abs=1e-6)
+    assert path["y"][3].item() == pytest.approx(math.sin(3 * 100**-0.25), abs=1e-6)
+    torch.testing.assert_close(path["x"] ** 2 + path["y"] ** 2, torch.ones(5))
+    with pytest.raises(ValueError, match="pair must be"):
+        pa.rope_pair_path(4, 8, 100.0, 5)
+
+
+def test_spectrum_and_unseen_pairs():
+    """d = 8, base = 100: wavelengths 2π/θ = 6.28, 19.87, 62.83, 198.69 positions."""
+    spectrum = pa.rope_spectrum(8, 100.0)
+    assert spectrum["wavelength"].tolist() == pytest.approx(
+        [6.2832, 19.8692, 62.8319, 198.6918], 1e-4
+    )
+    assert pa.pairs_unseen_beyond(8, 100.0, 64) == 1
+    assert pa.pairs_unseen_beyond(8, 100.0, 10) == 3
+
+
+def test_relative_matrices():
+    dist = pa.relative_distance_matrix(5, 2)
+    assert dist[0].tolist() == [0, 1, 2, 2, 2] and dist[4].tolist() == [-2, -2, -2, -1, 0]
+    bias = pa.relative_bias_matrix(6, 2, 8, seed=0)
+    assert bias.shape == (6, 6)
+    for offset in range(-5, 6):  # constant along each diagonal (Toeplitz)
+        diag = torch.diagonal(bias, offset)
+        torch.testing.assert_close(diag, diag[:1].expand_as(diag))
+    assert bias[0, 3].item() == pytest.approx(bias[0, 5].item())  # both clipped to +2
+    assert torch.equal(bias, pa.relative_bias_matrix(6, 2, 8, seed=0))
+
+
+def test_learned_reaches_and_rope_cos_table():
+    assert pa.learned_reaches(8, 8) and not pa.learned_reaches(8, 9)
+    table = pa.rope_cos_table(5, 4, 100.0)
+    assert table.shape == (5, 2)
+    assert table[3, 1].item() == pytest.approx(math.cos(0.3), abs=1e-6)
