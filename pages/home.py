@@ -6,6 +6,7 @@ import streamlit as st
 
 from explorer_core.ui.i18n import t
 from explorer_core.ui.nav import PAGES
+from explorer_core.ui.state import init
 
 # stage -> the page (by url path) that teaches it
 STAGES = (
@@ -18,6 +19,7 @@ STAGES = (
     ("sentence", "similarity"),
 )
 
+init({})
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
 st.subheader(t("home.pipeline"))

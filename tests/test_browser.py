@@ -24,7 +24,7 @@ def test_page_renders_without_exception(browser, spec):
 
 def test_language_switch_shows_chinese(browser):
     browser.open("home")
-    browser.page.get_by_role("button", name="中文").click()
+    browser.page.locator('[data-testid="stSidebar"] button', has_text="中文").click()
     browser.wait_idle("完整流程")
     browser.screenshot("home-zh")
     assert browser.exceptions() == []

@@ -16,11 +16,27 @@ SHARED_TOKENIZER_NAME = "shared.tokenizer_name"  # a short label for it ("byte-b
 SHARED_MODEL = "shared.model"  # the model trained on the Train page, or absent
 
 
+def ensure_shell() -> None:
+    """Make sure the page runs inside app.py's navigation, even on a fresh server's first request.
+
+    # subtle: Streamlit starts in its legacy "pages directory" mode when a `pages/` folder exists,
+    # and stays there until some run calls st.navigation. A first request for a direct link such as
+    # /attention would run pages/attention.py alone: no shell, no language switch, no runtime
+    # settings. Leaving that mode and rerunning sends the request through app.py instead.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def init(defaults: Mapping[str, Any]) -> None:
     """Give each key its default unless the session already holds a value for it.
 
     Every page calls this first, so each page also runs on its own (direct links, AppTest).
     """
+    ensure_shell()
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
 
