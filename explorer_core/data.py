@@ -224,17 +224,29 @@ def _tutorial_random_word(
 
 
 def tutorial_example(
-    a: str, b: str, stoi: Mapping[str, int], *, seq_len: int, seed: int, is_next: bool = True
+    a: str | Sequence[str],
+    b: str | Sequence[str],
+    stoi: Mapping[str, int],
+    *,
+    seq_len: int,
+    seed: int,
+    is_next: bool = True,
 ) -> TutorialExample:
-    """One pair in the tutorial's format (whitespace words, its vocab), masked with `seed`."""
+    """One pair in the tutorial's format, masked with `seed`.
+
+    `a` and `b` are texts (split on whitespace, as the tutorial does) or lists of words (e.g. from
+    `WordLevelTokenizer`, which also splits off punctuation); `stoi` is the word -> id vocabulary.
+    """
     missing = [s for s in TUTORIAL_SPECIALS if s not in stoi]
     if missing:
         raise ValueError(f"the vocabulary lacks the tutorial's special tokens {missing}")
     if seq_len < 4:
         raise ValueError(f"seq_len must be at least 4, got {seq_len}")
     rng = random.Random(seed)
-    a_ids, a_labels = _tutorial_random_word(a.split(), stoi, rng)
-    b_ids, b_labels = _tutorial_random_word(b.split(), stoi, rng)
+    a_words = a.split() if isinstance(a, str) else list(a)
+    b_words = b.split() if isinstance(b, str) else list(b)
+    a_ids, a_labels = _tutorial_random_word(a_words, stoi, rng)
+    b_ids, b_labels = _tutorial_random_word(b_words, stoi, rng)
     pad, sos, eos = stoi["<pad>"], stoi["<sos>"], stoi["<eos>"]
     t1, t2 = [sos, *a_ids, eos], [*b_ids, eos]
     labels = ([pad, *a_labels, pad] + [*b_labels, pad])[:seq_len]

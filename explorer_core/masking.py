@@ -96,3 +96,34 @@ def mask_tokens(
     kinds[masked] = MASK
     kinds[randomised] = RANDOM
     return MaskedTokens(inputs, labels, kinds)
+
+
+def running_shares(
+    input_ids: Tensor,
+    *,
+    draws: int,
+    vocab_size: int,
+    special_ids: Iterable[int],
+    mask_id: int,
+    generator: torch.Generator,
+) -> dict[str, Tensor]:
+    """Mask the same ids `draws` times; the running share of each kind among the non-special
+    tokens after each draw: {"mask": (draws,), "random": (draws,), "keep": (draws,)}.
+
+    The shares converge to 0.12, 0.015 and 0.015 (the law of large numbers at work).
+    """
+    if draws < 1:
+        raise ValueError(f"draws must be at least 1, got {draws}")
+    row = input_ids.reshape(1, -1)
+    eligible = int((~special_mask(row, special_ids)).sum())
+    if eligible == 0:
+        raise ValueError("there is no token to mask: every token is a special token")
+    result = mask_tokens(
+        row.expand(draws, -1).contiguous(), vocab_size=vocab_size, special_ids=special_ids,
+        mask_id=mask_id, generator=generator,
+    )  # fmt: skip
+    seen = eligible * torch.arange(1, draws + 1, dtype=torch.float64)  # tokens seen so far
+    return {
+        KINDS[code]: (result.kinds == code).sum(dim=1).cumsum(0).double() / seen
+        for code in (MASK, RANDOM, KEEP)
+    }

@@ -1,0 +1,164 @@
+"""Cached models and runs for the Attend pages (Attention, BERT inputs).
+
+A model source is one of: a fresh seeded small BERT (MiniLM's WordPiece vocabulary), the model
+trained in this session (`st.session_state[SHARED_MODEL]`, see `explorer_core.ui.state`) or the
+real pretrained all-MiniLM-L6-v2. Runs are cached by plain arguments; models are read-only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+import torch
+
+from explorer_core.attention import CellArithmetic, allowed_keys
+from explorer_core.config import BertConfig
+from explorer_core.data import encode_pair
+from explorer_core.model import BertModel
+from explorer_core.pretrained import PretrainedUnavailable, minilm_path
+from explorer_core.text_inputs import BertVocab
+from explorer_core.tokenization import Tokenizer
+from explorer_core.ui.state import SHARED_MODEL
+
+SOURCES = ("fresh", "trained", "pretrained")
+FRESH_SEED = 0
+
+
+class SourceUnavailable(RuntimeError):
+    """The chosen model is not available; `key` is the catalogue message to show."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    kind: str  # one of SOURCES
+    model: BertModel
+    tokenizer: Tokenizer
+    label: str  # for captions
+    key: str  # cache key of this model (kind + identity)
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def minilm_model() -> BertModel:
+    """all-MiniLM-L6-v2 loaded by our own BertModel from its safetensors file (eval mode)."""
+    return BertModel.from_transformers(minilm_path())
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def minilm_tokenizer() -> Tokenizer:
+    from explorer_core.tokenization.wordpiece import WordPieceTokenizer
+
+    return WordPieceTokenizer.from_vocab(minilm_path() / "vocab.txt", lowercase=True)
+
+
+@st.cache_resource(max_entries=2, show_spinner=False)
+def fresh_model(vocab_size: int, seed: int) -> BertModel:
+    """A small untrained BERT: hidden 64, 2 layers, 4 heads, 128 positions, seeded."""
+    config = BertConfig(
+        vocab_size=vocab_size, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+        intermediate_size=128, max_position_embeddings=128,
+    )  # fmt: skip
+    return BertModel(config, seed=seed).eval()
+
+
+def model_source(kind: str) -> ModelSource:
+    """Resolve the page's choice; raises SourceUnavailable with a catalogue key."""
+    if kind == "trained":
+        shared = st.session_state.get(SHARED_MODEL)
+        if shared is None:
+            raise SourceUnavailable("attn.src.no_trained")
+        key = f"trained-{id(shared.model)}"
+        return ModelSource(kind, shared.model, shared.tokenizer, str(shared.label), key)
+    try:
+        tokenizer = minilm_tokenizer()
+        if kind == "pretrained":
+            return ModelSource(kind, minilm_model(), tokenizer, "all-MiniLM-L6-v2", "minilm")
+    except (ImportError, PretrainedUnavailable) as err:
+        raise SourceUnavailable("attn.src.no_pretrained") from err
+    model = fresh_model(BertVocab.of(tokenizer).size, FRESH_SEED)
+    return ModelSource(kind, model, tokenizer, f"seed {FRESH_SEED}", f"fresh-{FRESH_SEED}")
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A batch ready for the model, with the token strings for the axes."""
+
+    tokens: list[list[str]]  # per row, padded with "[PAD]"
+    input_ids: list[list[int]]
+    token_type_ids: list[list[int]]
+    attention_mask: list[list[int]]
+
+
+def token_strings(tokenizer: Tokenizer, ids: list[int]) -> list[str]:
+    inverse = {i: s for s, i in tokenizer.vocab.items()}
+    vocab = BertVocab.of(tokenizer)
+    names = {vocab.cls_id: "[CLS]", vocab.sep_id: "[SEP]", vocab.pad_id: "[PAD]",
+             vocab.mask_id: "[MASK]"}  # fmt: skip
+    return [names.get(i, inverse.get(i, f"#{i}")) for i in ids]
+
+
+def encode(tokenizer: Tokenizer, texts: list[str], pair: str | None = None) -> Encoded:
+    """`[CLS] text [SEP]` rows (padded to the longest), or one `[CLS] A [SEP] B [SEP]` row."""
+    vocab = BertVocab.of(tokenizer)
+    if pair is not None:
+        a, b = vocab.content_ids(tokenizer, texts[0]), vocab.content_ids(tokenizer, pair)
+        length = len(a) + len(b) + 3
+        enc = encode_pair(a, b, cls_id=vocab.cls_id, sep_id=vocab.sep_id, pad_id=vocab.pad_id,
+                          max_length=max(length, 5))  # fmt: skip
+        rows, types, masks = [enc.input_ids], [enc.token_type_ids], [enc.attention_mask]
+    else:
+        bodies = [[vocab.cls_id, *vocab.content_ids(tokenizer, t), vocab.sep_id] for t in texts]
+        width = max(len(r) for r in bodies)
+        rows = [r + [vocab.pad_id] * (width - len(r)) for r in bodies]
+        masks = [[1] * len(r) + [0] * (width - len(r)) for r in bodies]
+        types = [[0] * width for _ in bodies]
+    return Encoded([token_strings(tokenizer, r) for r in rows], rows, types, masks)
+
+
+@dataclass(frozen=True)
+class AttentionRun:
+    weights: np.ndarray  # (B, L, H, T, T)
+    scores: np.ndarray  # (B, L, H, T, T), pre-softmax with the masks added
+    allowed: np.ndarray  # (B, T, T) booleans: which keys each query may see
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def run_attention(
+    model_key: str, _model: BertModel, ids: tuple, types: tuple, mask: tuple, causal: bool
+) -> AttentionRun:
+    """Weights and scores of every layer and head (our BertModel, explicit path)."""
+    input_ids, token_types, attention_mask = (torch.tensor(x) for x in (ids, types, mask))
+    with torch.no_grad():
+        out = _model(input_ids, attention_mask, token_types, output_attentions=True,
+                     output_scores=True, causal=causal)  # fmt: skip
+    allowed = allowed_keys(attention_mask, input_ids.shape[1], causal=causal)
+    allowed = allowed.expand(input_ids.shape[0], input_ids.shape[1], -1)
+    return AttentionRun(
+        torch.stack(out.attentions, dim=1).numpy(), torch.stack(out.scores, dim=1).numpy(),
+        allowed.numpy(),
+    )  # fmt: skip
+
+
+def explain(
+    source: ModelSource, enc: Encoded, row: int, causal: bool, **cell: int
+) -> CellArithmetic:
+    """The arithmetic of one weight (layer, head, query, key) of row `row` of the batch."""
+    return _explain(source.key, source.model, tuple(enc.input_ids[row]),
+                    tuple(enc.token_type_ids[row]), tuple(enc.attention_mask[row]), causal,
+                    **cell)  # fmt: skip
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _explain(
+    model_key: str, _model: BertModel, ids: tuple, types: tuple, mask: tuple, causal: bool,
+    *, layer: int, head: int, query: int, key: int,
+) -> CellArithmetic:  # fmt: skip
+    return _model.explain_cell(
+        torch.tensor([ids]), layer=layer, head=head, query=query, key=key,
+        attention_mask=torch.tensor([mask]), token_type_ids=torch.tensor([types]), causal=causal,
+    )  # fmt: skip
