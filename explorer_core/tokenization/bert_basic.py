@@ -24,7 +24,9 @@ import unicodedata
 from explorer_core.tokenization.base import is_punctuation
 from explorer_core.tokenization.bert_unicode import (
     CONTROL_FLIPS,
+    LOWER_EXTRA,
     MARK_FLIPS,
+    NFD_KEEP,
     PUNCT_FLIPS,
     in_ranges,
 )
@@ -125,11 +127,16 @@ def normalize(
         if spaced:
             out.append((" ", i))
         # subtle: NFD also maps CJK compatibility ideographs (U+F900..) to their unified form
-        pieces = unicodedata.normalize("NFD", char) if strip_accents else char
+        pieces = char
+        if strip_accents and ord(char) not in NFD_KEEP:
+            pieces = unicodedata.normalize("NFD", char)
         for piece in pieces:
             if strip_accents and is_nonspacing_mark(piece):
                 continue
-            for low in piece.lower() if lowercase else piece:
+            if lowercase:
+                extra = LOWER_EXTRA.get(ord(piece))
+                piece = chr(extra) if extra is not None else piece.lower()
+            for low in piece:
                 out.append((low, i))
         if spaced:
             out.append((" ", i))
