@@ -72,6 +72,7 @@ stage_names = {name: t(f"emb.sum.stage.{name}") for name in STAGES}
 # 1) every token: ids, segments, lengths of each part
 st.subheader(t("emb.sum.table.head"))
 table = viz.sum_table(labels, ids, segments, parts)
+table = table.rename(columns={c: t(f"emb.sum.col.{c}") for c in table.columns})
 st.dataframe(table.style.format(precision=3), hide_index=True, height=min(420, 36 * len(ids) + 40))
 st.caption(t("emb.sum.table.caption") + " " + caption)
 

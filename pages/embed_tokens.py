@@ -89,10 +89,18 @@ pick = min(pick, len(ids) - 1)
 token_id = ids[pick]
 rows, dim = weight.shape
 st.markdown(t("emb.tokens.onehot.explain", id=token_id, rows=rows, dim=dim, token=labels[pick]))
-window = viz.one_hot_window(weight, token_id, [vocab_labels.get(r, str(r)) for r in range(rows)])
+window = viz.one_hot_window(weight, token_id, vocab_labels)
+onehot_col = t("emb.tokens.col.onehot")
+window = window.rename(
+    columns={
+        "row": t("emb.tokens.col.row"),
+        "token": t("emb.tokens.col.token"),
+        "one_hot": onehot_col,
+    }
+)
 st.dataframe(
     window.style.format(precision=4).apply(
-        lambda row: ["font-weight: bold" if row["one_hot"] else "" for _ in row], axis=1
+        lambda row: ["font-weight: bold" if row[onehot_col] else "" for _ in row], axis=1
     ),
     hide_index=True,
 )

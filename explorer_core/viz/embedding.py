@@ -19,17 +19,17 @@ from explorer_core.viz.common import DIVERGING, heatmap, style
 
 
 def one_hot_window(
-    weight: torch.Tensor, token_id: int, labels: Sequence[str], *, radius: int = 3, dims: int = 8
+    weight: torch.Tensor, token_id: int, labels: dict[int, str], *, radius: int = 3, dims: int = 8
 ) -> pd.DataFrame:
     """Rows id-radius .. id+radius of E, the one-hot entry of each, and the first `dims` numbers.
 
-    `labels[r]` names vocabulary row r. The one-hot column is 1 only on row `token_id`.
+    `labels` maps a vocabulary row to its string. The one-hot column is 1 only on row `token_id`.
     """
     one_hot, _ = one_hot_lookup(torch.tensor([token_id]), weight)
     lo, hi = max(0, token_id - radius), min(weight.shape[0], token_id + radius + 1)
     rows = {
         "row": list(range(lo, hi)),
-        "token": [labels[r] for r in range(lo, hi)],
+        "token": [labels.get(r, str(r)) for r in range(lo, hi)],
         "one_hot": one_hot[0, lo:hi].to(torch.int64).tolist(),
     }
     block = weight[lo:hi, :dims].detach().double().numpy()

@@ -1,0 +1,105 @@
+"""AppTest of the Embedding sum page: ids, segments and LayerNorm output against transformers."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from tests.conftest import app_test
+from tests.test_page_embed_tokens import _trained_state, chart_array, figure_with_title
+
+PAGE = "pages/embed_sum.py"
+PAIR = {"emb.sum.a": "The cat sat.", "emb.sum.b": "It slept."}
+
+
+def test_pair_ids_segments_and_layer1_input_match_transformers(minilm_dir):
+    from transformers import BertModel as HFBertModel
+
+    at = app_test(PAGE, state={**PAIR, "emb.sum.pick": 2, "emb.sum.dims": 8})
+    assert not at.exception
+    table = at.dataframe[0].value
+    ids = table["id"].tolist()
+    segments = table["segment"].tolist()
+    # [CLS] the cat sat . [SEP] it slept . [SEP] in bert-base-uncased ids
+    assert ids == [101, 1996, 4937, 2938, 1012, 102, 2009, 7771, 1012, 102]
+    assert segments == [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]
+    hf = HFBertModel.from_pretrained(minilm_dir).embeddings.eval()
+    with torch.no_grad():
+        expected = hf(torch.tensor([ids]), torch.tensor([segments]))[0].double().numpy()
+    overview = figure_with_title(at, "Input of layer 1")
+    z = chart_array(overview["data"][0]["z"]).reshape(len(ids), -1)
+    np.testing.assert_allclose(z, expected, atol=1e-5)
+    stages = chart_array(figure_with_title(at, "'cat' at position 2")["data"][0]["z"]).reshape(5, 8)
+    np.testing.assert_allclose(stages[3], stages[0] + stages[1] + stages[2], atol=1e-6)
+    np.testing.assert_allclose(stages[4], expected[2, :8], atol=1e-5)
+
+
+def test_layer_norm_table_and_metrics():
+    at = app_test(PAGE, state={**PAIR, "emb.sum.pick": 2, "emb.sum.dims": 8})
+    ln = at.dataframe[1].value
+    assert len(ln) == 8
+    x, normalised = ln.iloc[:, 1].to_numpy(float), ln.iloc[:, 2].to_numpy(float)
+    mean, std = (float(m.value) for m in at.metric[:2])
+    np.testing.assert_allclose((x - mean) / std, normalised, atol=1e-3)
+    gamma, beta, out = (ln.iloc[:, i].to_numpy(float) for i in (3, 4, 5))
+    np.testing.assert_allclose(normalised * gamma + beta, out, atol=1e-6)
+
+
+def test_segment_changes_only_segment_part():
+    at = app_test(PAGE, state={**PAIR, "emb.sum.pick": 6, "emb.sum.dims": 8})
+    segment_b = chart_array(figure_with_title(at, "'It' at position 6")["data"][0]["z"])
+    at.selectbox(key="emb.sum.pick").set_value(1).run()
+    segment_a = chart_array(figure_with_title(at, "'The' at position 1")["data"][0]["z"])
+    a, b = segment_a.reshape(5, 8), segment_b.reshape(5, 8)
+    assert not np.allclose(a[2], b[2])  # segment A and B vectors differ
+
+
+def test_fresh_and_trained_sources(tmp_path):
+    at = app_test(PAGE, state={**PAIR, "emb.sum.source": "fresh"})
+    assert not at.exception
+    assert any("fresh, untrained model" in c.value for c in at.caption)
+    state, _ = _trained_state(tmp_path)
+    at = app_test(
+        PAGE,
+        state={
+            **state,
+            "emb.sum.source": "trained",
+            "emb.sum.a": "the cat sat",
+            "emb.sum.b": "on the mat",
+        },
+    )
+    assert not at.exception
+    assert at.dataframe[0].value["id"].tolist() == [2, 5, 6, 7, 3, 8, 5, 9, 3]
+    at = app_test(PAGE, state={"emb.sum.source": "trained"})
+    assert "No model has been trained" in at.warning[0].value
+
+
+def test_empty_sentence_is_explained():
+    at = app_test(PAGE, state={"emb.sum.a": "", "emb.sum.b": "x"})
+    assert not at.exception
+    assert "Sentence A is empty" in at.warning[0].value
+    assert at.text_input(key="emb.sum.b").value == "x"
+
+
+def test_too_long_pair_is_explained(tmp_path):
+    state, _ = _trained_state(tmp_path)  # a model with 16 positions
+    long_text = "the cat sat on the mat " * 2
+    at = app_test(
+        PAGE,
+        state={
+            **state,
+            "emb.sum.source": "trained",
+            "emb.sum.a": long_text,
+            "emb.sum.b": long_text,
+        },
+    )
+    assert not at.exception
+    assert "The pair has 27 tokens but the model has only 16 positions" in at.error[0].value
+    assert at.text_input(key="emb.sum.a").value == long_text
+
+
+def test_chinese_interface():
+    at = app_test(PAGE, state={"lang": "zh", **PAIR})
+    assert not at.exception
+    assert at.title[0].value.startswith("嵌入求和")
+    assert "词元" in at.dataframe[0].value.columns

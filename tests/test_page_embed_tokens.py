@@ -1,0 +1,150 @@
+"""AppTest of the Token embeddings page, with the chart data checked against the models' weights."""
+
+from __future__ import annotations
+
+import base64
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import torch
+
+from tests.conftest import app_test
+
+PAGE = "pages/embed_tokens.py"
+
+
+def chart_array(value) -> np.ndarray:
+    """A plotly array from a chart's JSON: a plain list, or plotly's typed {dtype, bdata, shape}."""
+    if isinstance(value, dict) and "bdata" in value:
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        shape = value.get("shape")
+        if shape:
+            array = array.reshape([int(n) for n in str(shape).split(",")])
+        return array
+    return np.asarray(value)
+
+
+def figure_with_title(at, fragment: str) -> dict:
+    for element in at.get("plotly_chart"):
+        spec = json.loads(element.proto.spec)
+        if fragment in spec["layout"]["title"]["text"]:
+            return spec
+    raise AssertionError(f"no chart titled with {fragment!r}")
+
+
+def _minilm_weight(minilm_dir) -> torch.Tensor:
+    from explorer_core.embeddings import load_word_embedding_matrix
+
+    return load_word_embedding_matrix(minilm_dir)
+
+
+def test_pretrained_numbers_are_minilm_rows(minilm_dir):
+    at = app_test(PAGE)
+    assert not at.exception
+    ids = at.dataframe[0].value.iloc[:, 2].tolist()
+    # bert-base-uncased ids: the=1996, king=2332, and=1998, queen=3035, castle=3317, .=1012
+    assert ids == [1996, 2332, 1998, 1996, 3035, 2939, 2000, 1996, 3317, 1012]
+    weight = _minilm_weight(minilm_dir).double().numpy()
+    bar = figure_with_title(at, "one-hot(1996)")
+    np.testing.assert_allclose(chart_array(bar["data"][0]["y"]), weight[1996], atol=1e-7)
+    assert bar["layout"]["xaxis"]["title"]["text"] and bar["layout"]["yaxis"]["title"]["text"]
+    assert "colorbar" in bar["data"][0]["marker"]
+    matrix = figure_with_title(at, "Rows of E")
+    z = chart_array(matrix["data"][0]["z"]).reshape(len(ids), -1)
+    np.testing.assert_allclose(z, weight[ids], atol=1e-7)
+    assert "%{z" in matrix["data"][0]["hovertemplate"]
+    assert any("pretrained all-MiniLM-L6-v2" in c.value for c in at.caption)
+
+
+def test_one_hot_window_marks_the_id(minilm_dir):
+    at = app_test(PAGE, state={"emb.tokens.pick": 1})  # "king", id 2332
+    window = at.dataframe[1].value
+    hot = window[window["one-hot"] == 1]
+    assert hot.iloc[0, 0] == 2332 and hot.iloc[0, 1] == "king"
+    assert window["one-hot"].sum() == 1
+    weight = _minilm_weight(minilm_dir)
+    np.testing.assert_allclose(hot.iloc[0, 3:].to_numpy(float), weight[2332, :8].numpy(), atol=1e-7)
+
+
+def test_neighbours_of_king_are_royal():
+    at = app_test(PAGE)
+    table = at.dataframe[-1].value
+    king = table[table.iloc[:, 0] == "king"].iloc[:, 2].tolist()
+    assert "queen" in king and "kings" in king
+    cos = table.iloc[:, 4].to_numpy(float)
+    assert (cos <= 1.0).all() and (cos > 0).all()
+    pca = figure_with_title(at, "PCA map")
+    assert pca["data"][0]["marker"]["cmin"] == -1 and pca["data"][0]["marker"]["cmax"] == 1
+    assert "principal component 1" in pca["layout"]["xaxis"]["title"]["text"]
+
+
+def test_fresh_model_is_seeded_and_sized():
+    state = {"emb.tokens.source": "fresh", "emb.tokens.dim": 16, "emb.tokens.seed": 7}
+    first, second = app_test(PAGE, state=state), app_test(PAGE, state=state)
+    assert not first.exception
+    a = chart_array(figure_with_title(first, "one-hot")["data"][0]["y"])
+    b = chart_array(figure_with_title(second, "one-hot")["data"][0]["y"])
+    assert a.shape == (16,) and np.array_equal(a, b)
+    assert 0.005 < a.std() < 0.05  # BERT's N(0, 0.02) initialisation
+    other = app_test(PAGE, state={**state, "emb.tokens.seed": 8})
+    assert not np.array_equal(a, chart_array(figure_with_title(other, "one-hot")["data"][0]["y"]))
+    assert any("fresh, untrained model" in c.value for c in first.caption)
+
+
+def _trained_state(tmp_path):
+    from explorer_core.config import BertConfig
+    from explorer_core.model import BertModel
+    from explorer_core.tokenization.wordpiece import WordPieceTokenizer
+
+    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "the", "cat", "sat", "on", "mat", "."]
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("\n".join(words) + "\n", encoding="utf-8")
+    tokenizer = WordPieceTokenizer.from_vocab(vocab, lowercase=True)
+    config = BertConfig(
+        vocab_size=len(words),
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=4,
+        intermediate_size=37,
+        max_position_embeddings=16,
+    )
+    model = BertModel(config, seed=3).eval()
+    shared = SimpleNamespace(model=model, tokenizer=tokenizer, label="test model, 0 steps")
+    return {"shared.model": shared}, model
+
+
+def test_trained_model_absent_and_present(tmp_path):
+    at = app_test(PAGE, state={"emb.tokens.source": "trained"})
+    assert not at.exception
+    assert "No model has been trained" in at.warning[0].value
+    assert not at.get("plotly_chart")
+    state, model = _trained_state(tmp_path)
+    state.update({"emb.tokens.source": "trained", "emb.tokens.text": "The cat sat on the mat."})
+    at = app_test(PAGE, state=state)
+    assert not at.exception
+    assert at.dataframe[0].value.iloc[:, 2].tolist() == [5, 6, 7, 8, 5, 9, 10]
+    bar = figure_with_title(at, "one-hot(5)")
+    weight = model.embeddings.word_embeddings.weight.detach().double().numpy()
+    np.testing.assert_allclose(chart_array(bar["data"][0]["y"]), weight[5], atol=1e-7)
+    assert any("test model, 0 steps" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_empty_sentence_warns_and_keeps_text(text):
+    at = app_test(PAGE, state={"emb.tokens.text": text})
+    assert not at.exception
+    assert at.warning and "no tokens" in at.warning[0].value
+    assert at.text_input(key="emb.tokens.text").value == text
+
+
+def test_chinese_interface_and_widget_change():
+    at = app_test(PAGE, state={"lang": "zh"})
+    assert not at.exception
+    assert at.title[0].value.startswith("词元嵌入")
+    at.text_input(key="emb.tokens.text").set_value("queen").run()
+    assert not at.exception
+    assert at.dataframe[0].value.iloc[:, 2].tolist() == [3035]
+    at.toggle(key="emb.tokens.map").set_value(False).run()
+    assert len(at.get("plotly_chart")) == 2
