@@ -57,6 +57,15 @@ def parse_tab_pairs(lines: Iterable[str]) -> list[tuple[str, str]]:
     return pairs
 
 
+def lines_without_tab(lines: Iterable[str]) -> list[int]:
+    """1-based numbers of the non-blank lines that have no tab (so cannot be "A<TAB>B").
+
+    >>> lines_without_tab(["a\tb", "", "just one sentence"])
+    [3]
+    """
+    return [n for n, line in enumerate(lines, start=1) if line.strip() and "\t" not in line]
+
+
 def consecutive_pairs(text: str) -> list[tuple[str, str]]:
     """Each line with the line after it, within one text (a blank line starts a new text).
 

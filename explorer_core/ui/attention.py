@@ -15,7 +15,8 @@ import torch
 
 from explorer_core.attention import CellArithmetic, allowed_keys
 from explorer_core.config import BertConfig
-from explorer_core.data import encode_pair
+from explorer_core.data import NspExample, consecutive_pairs, encode_pair
+from explorer_core.masking import mask_tokens, running_shares
 from explorer_core.model import BertModel
 from explorer_core.pretrained import PretrainedUnavailable, minilm_path
 from explorer_core.text_inputs import BertVocab
@@ -162,3 +163,88 @@ def _explain(
         torch.tensor([ids]), layer=layer, head=head, query=query, key=key,
         attention_mask=torch.tensor([mask]), token_type_ids=torch.tensor([types]), causal=causal,
     )  # fmt: skip
+
+
+# ---- BERT inputs page ----------------------------------------------------------------------
+
+
+@st.cache_resource(max_entries=2, show_spinner=False)
+def word_level_tokenizer(lang: str, vocab_size: int = 3000) -> Tokenizer:
+    """The tutorial's word-level vocabulary, trained on the built-in corpus of `lang`."""
+    from explorer_core.datasets import builtin_corpus
+    from explorer_core.tokenization.word_level import WordLevelTokenizer
+
+    tokenizer = WordLevelTokenizer()
+    tokenizer.train(builtin_corpus(lang), vocab_size)
+    return tokenizer
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def corpus_pairs(lang: str) -> list[tuple[str, str]]:
+    """Consecutive sentences of the built-in corpus as (A, B) pairs."""
+    from explorer_core.datasets import builtin_corpus
+
+    return consecutive_pairs(builtin_corpus(lang))
+
+
+SPECIAL_KIND = 4  # display code for special tokens (after masking's none / mask / random / keep)
+
+
+@dataclass(frozen=True)
+class MlmDraw:
+    tokens: list[str]  # [CLS] text [SEP] as vocabulary strings
+    shown: list[str]  # what the model sees after masking
+    kinds: list[int]  # 0 none, 1 mask, 2 random, 3 keep, 4 special (never chosen)
+    labels: list[int]  # original id where chosen, -100 elsewhere
+    ids: list[int]
+    specials: tuple[int, ...]
+    vocab: BertVocab
+
+
+def mlm_draw(tokenizer: Tokenizer, text: str, seed: int) -> MlmDraw:
+    """`[CLS] text [SEP]` masked once with `seed` (BERT's 15% / 80-10-10)."""
+    vocab = BertVocab.of(tokenizer)
+    ids = vocab.single(tokenizer, text, max_length=1_000_000)
+    specials = tuple(sorted(set(vocab.special_ids) | set(tokenizer.special_tokens.values())))
+    result = mask_tokens(
+        torch.tensor(ids), vocab_size=vocab.size, special_ids=specials, mask_id=vocab.mask_id,
+        generator=torch.Generator().manual_seed(seed),
+    )  # fmt: skip
+    kinds = [SPECIAL_KIND if i in specials else k for i, k in zip(ids, result.kinds.tolist(),
+                                                                   strict=True)]  # fmt: skip
+    shown = token_strings(tokenizer, result.input_ids.tolist())
+    return MlmDraw(token_strings(tokenizer, ids), shown, kinds, result.labels.tolist(), ids,
+                   specials, vocab)  # fmt: skip
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def mlm_shares(tokenizer_key: str, _draw: MlmDraw, draws: int, seed: int) -> dict[str, np.ndarray]:
+    """Running shares of [MASK] / random / kept over `draws` maskings of the same sentence."""
+    shares = running_shares(
+        torch.tensor(_draw.ids), draws=draws, vocab_size=_draw.vocab.size,
+        special_ids=_draw.specials, mask_id=_draw.vocab.mask_id,
+        generator=torch.Generator().manual_seed(seed),
+    )  # fmt: skip
+    return {kind: values.numpy() for kind, values in shares.items()}
+
+
+def pair_layout(
+    tokenizer: Tokenizer, example: NspExample, max_length: int, seed: int
+) -> tuple[dict[str, list], int]:
+    """BERT's rows for one NSP example, masked with `seed`: (rows by field, tokens truncated)."""
+    vocab = BertVocab.of(tokenizer)
+    specials = tuple(sorted(set(vocab.special_ids) | set(tokenizer.special_tokens.values())))
+    a, b = vocab.content_ids(tokenizer, example.a), vocab.content_ids(tokenizer, example.b)
+    enc = encode_pair(a, b, cls_id=vocab.cls_id, sep_id=vocab.sep_id, pad_id=vocab.pad_id,
+                      max_length=max_length)  # fmt: skip
+    masked = mask_tokens(
+        torch.tensor(enc.input_ids), vocab_size=vocab.size, special_ids=specials,
+        mask_id=vocab.mask_id, generator=torch.Generator().manual_seed(seed),
+    )  # fmt: skip
+    rows = {
+        "tokens": token_strings(tokenizer, masked.input_ids.tolist()),
+        "input_ids": masked.input_ids.tolist(), "token_type_ids": enc.token_type_ids,
+        "attention_mask": enc.attention_mask, "labels": masked.labels.tolist(),
+        "next_sentence_label": [example.label] + [""] * (max_length - 1),
+    }  # fmt: skip
+    return rows, enc.truncated

@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer_core.attention import CellArithmetic
+from explorer_core.data import NspExample
 from explorer_core.viz.common import CATEGORICAL, SEQUENTIAL, heatmap, style
 
 NEG_THRESHOLD = -1e30  # a score below this was blocked by a mask (shown as −∞)
@@ -252,3 +253,36 @@ def batch_frame(
     frame = pd.DataFrame([list(row) for row in tokens])
     frame.index = [f"{row_title} {i + 1} ({sum(m)})" for i, m in enumerate(masks)]
     return frame
+
+
+def mlm_frame(
+    tokens: Sequence[str], shown: Sequence[str], kinds: Sequence[int], labels: Sequence[int],
+    names: Sequence[str], columns: Sequence[str],
+) -> pd.DataFrame:  # fmt: skip
+    """Position, original token, what happened, what the model sees, the label (-100: no loss)."""
+    return pd.DataFrame({
+        columns[0]: range(len(tokens)), columns[1]: list(tokens),
+        columns[2]: [names[k] for k in kinds], columns[3]: list(shown), columns[4]: list(labels),
+    })  # fmt: skip
+
+
+def layout_frame(rows: dict[str, Sequence[object]]) -> pd.DataFrame:
+    """Rows named by field (tokens, input_ids, ...), one column per position."""
+    frame = pd.DataFrame({name: list(values) for name, values in rows.items()}).T
+    frame.columns = [str(i) for i in range(frame.shape[1])]
+    return frame.astype(str)
+
+
+def nsp_frame(
+    examples: Sequence[NspExample], label_names: dict[int, str], columns: Sequence[str]
+) -> pd.DataFrame:
+    """Sentence A, sentence B and the NSP label of each example."""
+    return pd.DataFrame({
+        columns[0]: [ex.a for ex in examples], columns[1]: [ex.b for ex in examples],
+        columns[2]: [f"{ex.label} ({label_names[ex.label]})" for ex in examples],
+    })  # fmt: skip
+
+
+def conventions_frame(rows: Sequence[Sequence[str]], columns: Sequence[str]) -> pd.DataFrame:
+    """A plain text table (what, BERT, tutorial) indexed by its first column."""
+    return pd.DataFrame([list(r) for r in rows], columns=list(columns)).set_index(columns[0])
