@@ -108,14 +108,34 @@ def _make_pair(s1: str, s2: str, score: str, split: str | None, lang: str | None
 _Row = tuple[int, tuple[str, str, str, str | None, str | None] | str]  # line, fields or reason
 
 
-def _table_header(text: str) -> tuple[str, dict[str, int]] | None:
-    """(delimiter, column index by name) when the first non-blank line names the STS columns."""
+@dataclass(frozen=True)
+class _Header:
+    """Where a headed table keeps its columns: one (sentence1, sentence2, lang) triple per pair."""
+
+    delimiter: str
+    columns: dict[str, int]
+    pairs: tuple[tuple[str, str, str | None], ...]  # lang None: read it from a `lang` column
+
+
+def _table_header(text: str) -> _Header | None:
+    """The header, when the first non-blank line names a score and sentence columns.
+
+    Either ``sentence1``/``sentence2``, or one ``sentence1_<lang>``/``sentence2_<lang>`` pair per
+    language (a bilingual table such as ``sentence1_en, sentence2_en, sentence1_zh, ...``).
+    """
     first = next((line for line in text.splitlines() if line.strip()), "")
     delimiter = "\t" if "\t" in first else ","
     names = [c.strip().lower() for c in next(csv.reader([first], delimiter=delimiter), [])]
-    if not {"sentence1", "sentence2", "score"} <= set(names):
+    columns = {name: i for i, name in reversed(list(enumerate(names)))}
+    if "score" not in columns:
         return None
-    return delimiter, {name: i for i, name in reversed(list(enumerate(names)))}
+    if "sentence1" in columns and "sentence2" in columns:
+        return _Header(delimiter, columns, (("sentence1", "sentence2", None),))
+    langs = sorted(n[len("sentence1_") :] for n in columns if n.startswith("sentence1_"))
+    pairs = tuple(
+        (f"sentence1_{x}", f"sentence2_{x}", x) for x in langs if f"sentence2_{x}" in columns
+    )
+    return _Header(delimiter, columns, pairs) if pairs else None
 
 
 def _csv_records(reader: Iterator[list[str]]) -> Iterator[tuple[int, list[str] | str]]:
@@ -131,26 +151,36 @@ def _csv_records(reader: Iterator[list[str]]) -> Iterator[tuple[int, list[str] |
         yield reader.line_num, fields
 
 
-def _table_rows(text: str, delimiter: str, columns: dict[str, int]) -> Iterator[_Row]:
-    """Rows of a headed TSV/CSV (CSV quoting honoured; TSV fields taken literally)."""
-    quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
-    need = max(columns[c] for c in ("sentence1", "sentence2", "score")) + 1
+def _table_rows(text: str, header: _Header) -> Iterator[_Row]:
+    """Rows of a headed TSV/CSV (CSV quoting honoured; TSV fields taken literally).
+
+    A bilingual row yields one pair per language, each counted apart if malformed.
+    """
+    quoting = csv.QUOTE_NONE if header.delimiter == "\t" else csv.QUOTE_MINIMAL
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=header.delimiter, quoting=quoting)
+    col = header.columns
     header_seen = False
     for number, fields in _csv_records(reader):
         if isinstance(fields, str):
             yield number, fields
-        elif not any(f.strip() for f in fields):
             continue
-        elif not header_seen:
+        if not any(f.strip() for f in fields):
+            continue
+        if not header_seen:
             header_seen = True
-        elif len(fields) < need:
-            yield number, f"expected at least {need} columns, found {len(fields)}"
-        else:
-            optional = [columns.get(c) for c in ("split", "lang")]
-            extra = [fields[i] if i is not None and i < len(fields) else None for i in optional]
-            s1, s2, score = (fields[columns[c]] for c in ("sentence1", "sentence2", "score"))
-            yield number, (s1, s2, score, *extra)
+            continue
+
+        def cell(name: str, fields: list[str] = fields) -> str | None:
+            i = col.get(name)
+            return fields[i] if i is not None and i < len(fields) else None
+
+        for s1, s2, lang in header.pairs:
+            need = max(col[s1], col[s2], col["score"]) + 1
+            if len(fields) < need:
+                yield number, f"expected at least {need} columns, found {len(fields)}"
+            else:
+                values = (fields[col[s1]], fields[col[s2]], fields[col["score"]])
+                yield number, (*values, cell("split"), lang or cell("lang"))
 
 
 def _chinese_sts_rows(text: str) -> Iterator[_Row]:
@@ -220,7 +250,7 @@ def load_sts_bytes(data: bytes, name: str = "The file", format: str | None = Non
     if format == "table":
         if header is None:
             raise ValueError(f"{name} has no header naming sentence1, sentence2 and score.")
-        return _collect(_table_rows(text, *header), "table", name)
+        return _collect(_table_rows(text, header), "table", name)
     return _collect(_chinese_sts_rows(text), "chinese-sts", name)
 
 
@@ -230,7 +260,8 @@ def load_sts_file(path: str | Path, format: str | None = None) -> LoadResult:
     - ``"chinese-sts"``: ``id1<TAB>sentence1<TAB>id2<TAB>sentence2<TAB>score``, no header.
     - ``"table"``: a TSV or CSV whose header names ``sentence1``, ``sentence2`` and ``score``
       (other columns ignored; an optional ``split`` column holds train/dev/test, an optional
-      ``lang`` column the language).
+      ``lang`` column the language). A bilingual table may name ``sentence1_<lang>`` and
+      ``sentence2_<lang>`` per language instead; each row then gives one pair per language.
 
     With ``format=None`` the format is detected from the first lines. A UTF-8 BOM and CRLF line
     ends are fine. A row that cannot be used (missing fields, empty sentence, a score that is not a

@@ -125,6 +125,26 @@ def test_csv_with_quoted_commas_bom_and_crlf(tmp_path) -> None:
     assert result.pairs[1].score == 3.0
 
 
+def test_bilingual_table_gives_one_pair_per_language(tmp_path) -> None:
+    path = _write(
+        tmp_path,
+        "bi.tsv",
+        "split\tscore\tsentence1_en\tsentence2_en\tsentence1_zh\tsentence2_zh\n"
+        "train\t4.4\tTwo trains.\tA pair of trains.\t两列火车。\t一对火车。\n"
+        "dev\t1\tA cat.\tA car.\t一只猫。\n",  # the Chinese pair of this row is cut short
+    )
+    result = load_sts_file(path)
+    assert [(p.lang, p.split, p.score) for p in result.pairs] == [
+        ("en", "train", 4.4),
+        ("zh", "train", 4.4),
+        ("en", "dev", 1.0),
+    ]
+    assert result.pairs[1].sentence2 == "一对火车。"
+    assert result.problems == ("line 3: expected at least 6 columns, found 5",)
+    with pytest.raises(ValueError, match="neither supported format"):
+        load_sts_bytes(b"score\tsentence1_en\tsentence2_zh\n3\ta\tb\n")
+
+
 def test_crlf_chinese_sts(tmp_path) -> None:
     path = _write(tmp_path, "a.txt", "1\t天晴了\t2\t太阳出来了\t4\r\n3\t下雨\t4\t天晴\t1\r\n")
     result = load_sts_file(path)
