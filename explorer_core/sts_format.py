@@ -13,6 +13,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from explorer_core.tokenization.base import is_cjk
+
 STS_FORMATS = ("chinese-sts", "table")
 SPLITS = ("train", "dev", "test")
 # accepted spellings of a split column's values
@@ -54,16 +56,12 @@ class LoadResult:
 
 
 def guess_lang(text: str) -> str:
-    """``"zh"`` if the text holds a CJK ideograph, else ``"en"``.
+    """``"zh"`` if the text holds a CJK ideograph (BERT's blocks), else ``"en"``.
 
     >>> guess_lang("猫在睡觉"), guess_lang("A cat sleeps.")
     ('zh', 'en')
     """
-    return (
-        "zh"
-        if any("\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf" for ch in text)
-        else "en"
-    )
+    return "zh" if any(is_cjk(ch) for ch in text) else "en"
 
 
 def _decode(data: bytes, name: str) -> str:

@@ -17,6 +17,7 @@ from explorer_core.datasets import (
     load_sts_file,
     split_pairs,
 )
+from explorer_core.tokenization.base import is_cjk
 
 
 def test_doctests() -> None:
@@ -37,7 +38,7 @@ def test_builtin_corpus_is_large_running_text(lang: str) -> None:
 
 def test_chinese_corpus_is_mostly_chinese() -> None:
     text = builtin_corpus("zh")
-    han = sum("\u4e00" <= ch <= "\u9fff" for ch in text)
+    han = sum(is_cjk(ch) for ch in text)
     assert han / len(text) > 0.8
 
 
