@@ -17,9 +17,14 @@ from explorer_core.tokenization.base import is_cjk
 
 STS_FORMATS = ("chinese-sts", "table")
 SPLITS = ("train", "dev", "test")
-# accepted spellings of a split column's values
-_SPLIT_ALIASES = {"train": "train", "dev": "dev", "valid": "dev", "validation": "dev", "val": "dev"}
-_SPLIT_ALIASES |= {"test": "test"}
+_SPLIT_ALIASES = {  # accepted spellings of a split column's values
+    "train": "train",
+    "dev": "dev",
+    "val": "dev",
+    "valid": "dev",
+    "validation": "dev",
+    "test": "test",
+}
 MAX_PROBLEMS = 5  # how many malformed-row reasons a LoadResult keeps as examples
 
 
@@ -212,11 +217,13 @@ def _collect(rows: Iterable[_Row], fmt: str, name: str) -> LoadResult:
     problems: list[str] = []
     malformed = 0
     for number, fields in rows:
-        try:
-            if isinstance(fields, str):
-                raise ValueError(fields)
-            pairs.append(_make_pair(*fields))
-        except ValueError as reason:
+        reason = fields if isinstance(fields, str) else None
+        if reason is None:
+            try:
+                pairs.append(_make_pair(*fields))
+            except ValueError as err:
+                reason = str(err)
+        if reason is not None:
             malformed += 1
             if len(problems) < MAX_PROBLEMS:
                 problems.append(f"line {number}: {reason}")
