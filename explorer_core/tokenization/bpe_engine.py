@@ -45,6 +45,7 @@ that gives the same merges whenever no id is reused.
 from __future__ import annotations
 
 import heapq
+from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -83,7 +84,8 @@ class BpeTrace:
 
     steps: list[MergeStep]
     words: list[list[int]]  # every input word after all merges
-    candidates: list[tuple[Candidate, ...]] = field(default_factory=list)  # per step, if top_k
+    # per step if top_k: the best pairs as (left, right, count), winner first
+    candidates: list[tuple[tuple[int, int, int], ...]] = field(default_factory=list)
     applied_by_group: list[tuple[int, ...]] = field(default_factory=list)  # per step, if groups
 
 
@@ -157,6 +159,11 @@ def _check(words: Sequence[Sequence[int]], counts: Sequence[int], max_new: int) 
         raise ValueError(f"the number of new symbols must be at least 0, got {max_new}")
 
 
+SHIFT = 20  # a pair (a, b) is kept as the int a << SHIFT | b: cheaper to hash than a tuple
+MASK = (1 << SHIFT) - 1
+MAX_SYMBOLS = 1 << SHIFT
+
+
 def train_bpe(
     words: Sequence[Sequence[int]],
     counts: Sequence[int],
@@ -171,122 +178,149 @@ def train_bpe(
 ) -> BpeTrace:
     """Learn up to `max_new_symbols` merges incrementally; see the module docstring."""
     _check(words, counts, max_new_symbols)
+    if first_new_id + max_new_symbols > MAX_SYMBOLS:
+        raise ValueError(f"at most {MAX_SYMBOLS:,} symbols are supported")
     symbols = _Symbols(first_new_id, keys, join)
-    work = [list(w) for w in words]
-    n_groups = (max(groups) + 1 if len(groups) else 1) if groups is not None else 0
-    pc: dict[Pair, int] = {}
-    where: dict[Pair, set[int]] = {}
-    for wi, word in enumerate(work):
-        cnt = counts[wi]
-        for pair in pairwise(word):
-            pc[pair] = pc.get(pair, 0) + cnt
-            where.setdefault(pair, set()).add(wi)
-    key = tie_break or (lambda p: p)
-    seq = 0  # subtle: equal (count, key) entries of one pair never compare their position sets
-    heap: list[tuple[int, Any, int, Pair, set[int]]] = []
-    for pair, pos in where.items():
-        if pc[pair] > 0:
-            heap.append((-pc[pair], key(pair), seq, pair, pos))
-            seq += 1
-    heapq.heapify(heap)
-    trace = BpeTrace(steps=[], words=work)
+    state = _Incremental(words, counts, groups, tie_break)
+    trace = BpeTrace(steps=[], words=[])
     created = 0
-    while created < max_new_symbols and heap:
-        top = heapq.heappop(heap)
-        count, pair = -top[0], top[3]
-        if count != pc[pair]:  # stale: re-queue with the current count (HF does the same)
-            heapq.heappush(heap, (-pc[pair], top[1], top[2], pair, top[4]))
-            continue
-        if count < 1:
+    while created < max_new_symbols:
+        top = state.pop_best()
+        if top is None:
             break
+        count, p = -top[0], top[3]
         if top_k:
-            trace.candidates.append(_runners_up(heap, pc, top, top_k, len(trace.steps)))
-        new_id, reused = symbols.merged(*pair)
+            trace.candidates.append(state.runners_up(top, top_k))
+        left, right = p >> SHIFT, p & MASK
+        new_id, reused = symbols.merged(left, right)
         created += not reused
-        fresh, applied = _apply(work, counts, top[4], pair, new_id, pc, groups, n_groups)
+        applied = state.merge(left, right, new_id, top[4])
         rank = len(trace.steps)
-        trace.steps.append(MergeStep(rank, pair[0], pair[1], new_id, count, sum(applied), reused))
+        trace.steps.append(MergeStep(rank, left, right, new_id, count, sum(applied), reused))
         if groups is not None:
             trace.applied_by_group.append(tuple(applied))
-        for new_pair, pos in fresh.items():
-            if pc[new_pair] > 0:
-                heapq.heappush(heap, (-pc[new_pair], key(new_pair), seq, new_pair, pos))
-                seq += 1
+    trace.words = [[ord(c) for c in word] for word in state.work]
     return trace
 
 
-def _apply(
-    work: list[list[int]],
-    counts: Sequence[int],
-    positions: set[int],
-    pair: Pair,
-    new_id: int,
-    pc: dict[Pair, int],
-    groups: Sequence[int] | None,
-    n_groups: int,
-) -> tuple[dict[Pair, set[int]], list[int]]:
-    """Merge `pair` in the words at `positions`; update pair counts where the words changed.
+class _Incremental:
+    """Hugging Face BpeTrainer's bookkeeping: pair counts, pair -> words, a lazy max-heap."""
 
-    Returns the pairs that gained occurrences (with the words where they did) and the number of
-    tokens removed per group. The count changes are Hugging Face's `Word::merge` changes.
-    """
-    a, b = pair
-    fresh: dict[Pair, set[int]] = {}
-    applied = [0] * max(n_groups, 1)
-    for wi in positions:
-        word = work[wi]
-        if a not in word:
-            continue
-        cnt = counts[wi]
-        out: list[int] = []
-        i, n, done = 0, len(word), 0
-        while i < n:
-            x = word[i]
-            if x == a and i + 1 < n and word[i + 1] == b:
-                if out:
-                    prev = out[-1]
-                    pc[(prev, a)] -= cnt
-                    k = (prev, new_id)
-                    pc[k] = pc.get(k, 0) + cnt
-                    fresh.setdefault(k, set()).add(wi)
-                if i + 2 < n:
-                    nxt = word[i + 2]
-                    pc[(b, nxt)] -= cnt
-                    k = (new_id, nxt)
-                    pc[k] = pc.get(k, 0) + cnt
-                    fresh.setdefault(k, set()).add(wi)
-                out.append(new_id)
-                i += 2
-                done += 1
+    def __init__(
+        self,
+        words: Sequence[Sequence[int]],
+        counts: Sequence[int],
+        groups: Sequence[int] | None,
+        tie_break: Callable[[Pair], Any] | None,
+    ) -> None:
+        # subtle: a word is kept as a str of chr(symbol): str.find locates a pair and
+        # str.replace merges it at C speed (symbols stay below MAX_SYMBOLS < 0x110000)
+        self.work = ["".join(map(chr, w)) for w in words]
+        self.counts = list(counts)
+        self.groups = groups
+        self.n_groups = max(groups, default=0) + 1 if groups is not None else 1
+        self.tie = tie_break
+        self.pc: defaultdict[int, int] = defaultdict(int)
+        where: defaultdict[int, list[int]] = defaultdict(list)
+        once: Counter[int] = Counter()  # words seen once are counted at C speed
+        pc = self.pc
+        for wi, word in enumerate(words):
+            cnt = self.counts[wi]
+            pairs = [a << SHIFT | b for a, b in pairwise(word)]
+            if cnt == 1:
+                once.update(pairs)
             else:
-                out.append(x)
-                i += 1
-        if done:
-            work[wi] = out
+                for p in pairs:
+                    pc[p] += cnt
+            for p in pairs:
+                where[p].append(wi)
+        for p, c in once.items():
+            pc[p] += c
+        self.seq = 0  # subtle: equal (count, key) entries of one pair never compare their words
+        self.heap: list[tuple[int, Any, int, int, list[int]]] = []
+        self.push_all(where, heapify=True)
+
+    def push_all(self, where: dict[int, list[int]], *, heapify: bool = False) -> None:
+        """Queue every pair of `where` that has a positive count, with the words it is in."""
+        heap, pc, tie = self.heap, self.pc, self.tie
+        for p, pos in where.items():
+            count = pc[p]
+            if count > 0:
+                key = p if tie is None else tie((p >> SHIFT, p & MASK))
+                self.seq += 1
+                if heapify:
+                    heap.append((-count, key, self.seq, p, pos))
+                else:
+                    heapq.heappush(heap, (-count, key, self.seq, p, pos))
+        if heapify:
+            heapq.heapify(heap)
+
+    def pop_best(self) -> tuple | None:
+        """Pop entries until one's count is current (stale ones go back with the current count)."""
+        heap, pc = self.heap, self.pc
+        while heap:
+            top = heapq.heappop(heap)
+            p = top[3]
+            if -top[0] != pc[p]:
+                heapq.heappush(heap, (-pc[p], top[1], top[2], p, top[4]))
+                continue
+            return top if -top[0] >= 1 else None
+        return None
+
+    def runners_up(self, top: tuple, top_k: int) -> tuple[tuple[int, int, int], ...]:
+        """The winner and the next best valid pairs as (left, right, count); heap left intact."""
+        found = [(top[3] >> SHIFT, top[3] & MASK, -top[0])]
+        seen, keep = {top[3]}, []
+        while len(found) < top_k:
+            entry = self.pop_best()
+            if entry is None:
+                break
+            keep.append(entry)
+            if entry[3] not in seen:
+                seen.add(entry[3])
+                found.append((entry[3] >> SHIFT, entry[3] & MASK, -entry[0]))
+        for entry in keep:
+            heapq.heappush(self.heap, entry)
+        return tuple(found)
+
+    def merge(self, a: int, b: int, new_id: int, positions: list[int]) -> list[int]:
+        """Merge (a, b) in the words at `positions`, update counts where the words changed, queue
+        the pairs that gained occurrences; return the tokens removed per group. The count changes
+        are those of Hugging Face's `Word::merge`."""
+        work, counts, pc, groups = self.work, self.counts, self.pc, self.groups
+        # subtle: a word may be listed twice for one pair; the second visit finds nothing
+        fresh: defaultdict[int, list[int]] = defaultdict(list)
+        applied = [0] * self.n_groups
+        pair_text, new_char = chr(a) + chr(b), chr(new_id)
+        pb, new_hi = b << SHIFT, new_id << SHIFT
+        for wi in positions:
+            word = work[wi]
+            s = word.find(pair_text)
+            if s < 0:
+                continue
+            n, end, done = len(word), -1, 0
+            cnt = counts[wi]
+            while s >= 0:
+                if s:  # the pair before: its left symbol is new_id if a merge just ended there
+                    prev = new_id if s == end else ord(word[s - 1])
+                    pc[prev << SHIFT | a] -= cnt
+                    k = prev << SHIFT | new_id
+                    pc[k] += cnt
+                    fresh[k].append(wi)
+                end = s + 2
+                if end < n:  # the pair after it, with the next symbol as it was
+                    nxt = ord(word[end])
+                    pc[pb | nxt] -= cnt
+                    k = new_hi | nxt
+                    pc[k] += cnt
+                    fresh[k].append(wi)
+                done += 1
+                s = word.find(pair_text, end)
+            # subtle: str.replace is left to right and non-overlapping, exactly HF's Word::merge
+            work[wi] = word.replace(pair_text, new_char)
             applied[groups[wi] if groups is not None else 0] += done * cnt
-    return fresh, applied
-
-
-def _runners_up(
-    heap: list, pc: dict[Pair, int], top: tuple, top_k: int, rank: int
-) -> tuple[Candidate, ...]:
-    """The winner and the next best valid pairs, leaving the heap as HF would see it."""
-    found = [Candidate(rank, 0, top[3][0], top[3][1], -top[0])]
-    seen = {top[3]}
-    keep: list[tuple] = []
-    while len(found) < top_k and heap:
-        entry = heapq.heappop(heap)
-        pair = entry[3]
-        if -entry[0] != pc[pair]:
-            heapq.heappush(heap, (-pc[pair], entry[1], entry[2], pair, entry[4]))
-            continue
-        keep.append(entry)
-        if pair not in seen and -entry[0] > 0:
-            seen.add(pair)
-            found.append(Candidate(rank, len(found), pair[0], pair[1], -entry[0]))
-    for entry in keep:
-        heapq.heappush(heap, entry)
-    return tuple(found)
+        self.push_all(fresh)
+        return applied
 
 
 def train_bpe_textbook(
