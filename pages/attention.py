@@ -38,11 +38,11 @@ mode = (
 )
 pair = None
 if mode == "single":
-    texts = [st.text_input(t("attn.text"), key="attn.text", max_chars=2000)]
+    texts = [st.text_input(t("attn.text"), key="attn.text", max_chars=5000)]
 elif mode == "pair":
     col_a, col_b = st.columns(2)
-    texts = [col_a.text_input(t("attn.a"), key="attn.a", max_chars=1000)]
-    pair = col_b.text_input(t("attn.b"), key="attn.b", max_chars=1000)
+    texts = [col_a.text_input(t("attn.a"), key="attn.a", max_chars=3000)]
+    pair = col_b.text_input(t("attn.b"), key="attn.b", max_chars=3000)
 else:
     raw = st.text_area(t("attn.batch"), key="attn.batch", help=t("attn.batch.help"))
     texts = [line.strip() for line in raw.splitlines() if line.strip()][:8]

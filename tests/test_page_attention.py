@@ -1,0 +1,149 @@
+"""AppTest of the Attention page: every view, every input mode, bad input, chart data."""
+
+from __future__ import annotations
+
+import base64
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from explorer_core.config import BertConfig
+from explorer_core.model import BertModel
+from explorer_core.ui.state import SHARED_MODEL
+from tests.conftest import app_test
+
+PAGE = "pages/attention.py"
+
+
+def figures(at) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def array(value) -> list:
+    """A plotly array from a chart's JSON: a plain list, or plotly's typed {dtype, bdata, shape}."""
+    if isinstance(value, dict) and "bdata" in value:
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        shape = [int(n) for n in str(value.get("shape", len(flat))).split(",")]
+        return flat.reshape(shape).tolist()
+    return value
+
+
+def z_of(figure: dict) -> list[list[float]]:
+    return array(figure["data"][0]["z"])
+
+
+@pytest.fixture(scope="module")
+def page():
+    """One AppTest shared by the tests below (MiniLM loads once); each test sets what it needs."""
+    at = app_test(PAGE)
+    assert not at.exception
+    return at
+
+
+def test_default_is_minilm_head_view_with_weights_and_scores(page):
+    page.session_state["attn.view"] = "head"
+    page.session_state["attn.mode"] = "single"
+    page.run()
+    assert not page.exception and not page.error
+    weights, scores, row = figures(page)
+    z = z_of(weights)
+    assert len(z) == len(z[0]) >= 10  # [CLS] the cat ... [SEP]
+    assert all(abs(sum(r) - 1) < 1e-5 for r in z)  # every row of weights sums to 1
+    assert weights["layout"]["xaxis"]["title"]["text"] and weights["layout"]["yaxis"]["title"]
+    assert "pretrained all-MiniLM-L6-v2" in " ".join(c.value for c in page.caption)
+    metrics = [m.value for m in page.metric]
+    assert len(metrics) == 5 and float(metrics[-1]) == pytest.approx(z[0][0], abs=1e-4)
+    assert len(row["data"]) == 2  # bars (weights) and the score line
+
+
+def test_selected_cell_arithmetic_matches_the_heatmap(page):
+    page.session_state["attn.view"] = "head"
+    page.session_state["attn.layer"] = 3
+    page.session_state["attn.head"] = 5
+    page.run()
+    page.selectbox("attn.query").set_value(2).run()
+    page.selectbox("attn.key").set_value(4).run()
+    z = z_of(figures(page)[0])
+    assert float(page.metric[-1].value) == pytest.approx(z[2][4], abs=1e-4)
+    assert "looking at" in page.markdown[-2].value or any(
+        "looking at" in m.value for m in page.markdown
+    )
+
+
+def test_overview_grid_has_every_layer_and_head(page):
+    page.session_state["attn.view"] = "overview"
+    page.run()
+    (grid,) = figures(page)
+    assert len(grid["layout"]["yaxis"]["tickvals"]) == 6  # MiniLM: 6 layers
+    assert len(grid["layout"]["xaxis"]["tickvals"]) == 12  # 12 heads
+    trace = grid["data"][0]
+    assert trace["zmin"] == 0 and trace["zmax"] == 1 and trace["colorbar"]["title"]["text"]
+
+
+def test_padded_batch_shows_pad_columns_with_zero_weight(page):
+    page.session_state["attn.mode"] = "batch"
+    page.session_state["attn.view"] = "head"
+    page.session_state["attn.row"] = 0  # "The cat sat." is the shortest but one
+    page.run()
+    assert not page.exception
+    batch = page.dataframe[0].value
+    assert "[PAD]" in batch.iloc[0].tolist()
+    z = z_of(figures(page)[0])
+    real = batch.iloc[0].tolist().index("[PAD]")
+    assert all(max(r[real:]) == 0 for r in z)  # no weight on [PAD] keys
+    page.session_state["attn.view"] = "masks"
+    page.run()
+    allowed = z_of(figures(page)[0])
+    assert allowed[0][:real] == [1.0] * real and set(allowed[0][real:]) == {0.0}
+
+
+def test_causal_mask_and_pair_blocks(page):
+    page.session_state["attn.mode"] = "pair"
+    page.session_state["attn.view"] = "masks"
+    page.session_state["attn.causal"] = True
+    page.run()
+    assert not page.exception
+    allowed = z_of(figures(page)[0])
+    assert all(allowed[i][j] == (1.0 if j <= i else 0.0) for i in range(3) for j in range(3))
+    blocks = page.dataframe[0].value
+    assert list(blocks.columns) == ["A", "B"]
+    assert blocks.sum(axis=1).tolist() == pytest.approx([1.0, 1.0])
+    assert blocks.loc["A", "B"] == pytest.approx(0.0, abs=1e-6)  # causal: A never sees B
+    page.session_state["attn.causal"] = False
+    page.session_state["attn.mode"] = "single"
+    page.run()
+
+
+def test_fresh_model_and_missing_trained_model():
+    at = app_test(PAGE, state={"attn.source": "fresh"})
+    assert not at.exception
+    assert "fresh, untrained" in " ".join(c.value for c in at.caption)
+    at.session_state["attn.source"] = "trained"
+    at.run()
+    assert not at.exception and "No model has been trained" in at.warning[0].value
+
+
+def test_trained_model_from_the_shared_state(minilm_dir):
+    from explorer_core.tokenization.wordpiece import WordPieceTokenizer
+
+    tokenizer = WordPieceTokenizer.from_vocab(minilm_dir / "vocab.txt")
+    config = BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=1,
+                        num_attention_heads=2, intermediate_size=37,
+                        position_embedding_type="rotary", norm_placement="pre")  # fmt: skip
+    shared = SimpleNamespace(model=BertModel(config).eval(), tokenizer=tokenizer, label="test run")
+    at = app_test(PAGE, state={"attn.source": "trained", SHARED_MODEL: shared})
+    assert not at.exception and not at.error
+    assert "test run" in " ".join(c.value for c in at.caption)
+
+
+def test_bad_input_gives_messages_not_tracebacks():
+    at = app_test(PAGE, state={"attn.text": "   "})
+    assert not at.exception and "empty" in at.warning[0].value
+    at.text_input("attn.text").input("word " * 600).run()
+    assert not at.exception and "only 512 positions" in at.error[0].value
+    assert at.text_input("attn.text").value.startswith("word word")  # the text stays
+    at.session_state["lang"] = "zh"
+    at.run()
+    assert not at.exception and "512" in at.error[0].value

@@ -1,0 +1,108 @@
+"""AppTest of the BERT inputs page: masking simulator, counters, NSP pairs, the tutorial view."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import numpy as np
+import pytest
+
+from tests.conftest import app_test
+
+PAGE = "pages/bert_inputs.py"
+
+
+def array(value) -> list:
+    """A plotly array from a chart's JSON: a plain list, or plotly's typed {dtype, bdata, shape}."""
+    if isinstance(value, dict) and "bdata" in value:
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        shape = [int(n) for n in str(value.get("shape", len(flat))).split(",")]
+        return flat.reshape(shape).tolist()
+    return value
+
+
+def figures(at) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+@pytest.fixture(scope="module")
+def page():
+    at = app_test(PAGE)
+    assert not at.exception
+    return at
+
+
+def test_mlm_strip_table_and_specials(page):
+    strip = figures(page)[0]["data"][0]
+    kinds = array(strip["z"])[0]
+    table = page.dataframe[0].value
+    assert len(kinds) == len(table) >= 15
+    assert kinds[0] == 4 and kinds[-1] == 4  # [CLS] and [SEP]: special, never chosen
+    assert table.iloc[0, 1] == "[CLS]" and table.iloc[-1, 1] == "[SEP]"
+    labels = table.iloc[:, 4].tolist()
+    chosen = [k in (1, 2, 3) for k in kinds]
+    assert all((label != -100) == c for label, c in zip(labels, chosen, strict=True))
+    assert strip["colorbar"]["ticktext"][4].startswith("special")
+
+
+def test_reroll_changes_the_seed_and_the_same_seed_gives_the_same_draw(page):
+    page.session_state["inputs.seed"] = 5
+    page.run()
+    first = page.dataframe[0].value.copy()
+    page.button[0].click().run()
+    assert page.session_state["inputs.seed"] == 6
+    page.session_state["inputs.seed"] = 5
+    page.run()
+    assert page.dataframe[0].value.equals(first)
+
+
+def test_counters_converge_to_12_and_1_5_percent(page):
+    page.session_state["inputs.draws"] = 5000
+    page.run()
+    shares = figures(page)[1]
+    lines = [array(trace["y"]) for trace in shares["data"]]
+    assert len(lines) == 3 and len(lines[0]) == 5000
+    assert lines[0][-1] == pytest.approx(12.0, abs=0.6)
+    assert lines[1][-1] == pytest.approx(1.5, abs=0.25)
+    assert lines[2][-1] == pytest.approx(1.5, abs=0.25)
+    assert [m.value for m in page.metric][-3].endswith("%")
+
+
+def test_nsp_pairs_layout_and_tutorial_view(page):
+    page.session_state["inputs.nsp_source"] = "en"
+    page.session_state["inputs.max_len"] = 24
+    page.run()
+    pairs, layout, tutorial = (
+        page.dataframe[1].value,
+        page.dataframe[2].value,
+        page.dataframe[3].value,
+    )
+    assert pairs.shape == (12, 3)
+    assert "50%" in " ".join(c.value for c in page.caption)
+    assert layout.shape == (6, 24)
+    assert layout.loc["tokens"].iloc[0] == "[CLS]"
+    types = [int(v) for v in layout.loc["token_type_ids"]]
+    mask = [int(v) for v in layout.loc["attention_mask"]]
+    assert types[0] == 0 and 1 in types and mask[0] == 1
+    assert tutorial.loc["tokens"].iloc[0] == "<sos>"
+    assert set(tutorial.loc["segment_label"]) <= {"0", "1", "2"}
+    assert page.table[0].value.shape[0] == 7  # the conventions side by side
+
+
+def test_chinese_corpus_and_own_pairs_with_a_missing_tab():
+    at = app_test(PAGE, state={"inputs.nsp_source": "zh", "lang": "zh"})
+    assert not at.exception and not at.error
+    at = app_test(PAGE, state={"inputs.nsp_source": "own", "lang": "zh"})
+    assert not at.exception and not at.error
+    at.text_area("inputs.pairs").input("A one.\tB one.\nno tab in this line").run()
+    assert not at.exception
+    assert "2" in at.error[0].value and "制表符" in at.error[0].value
+    assert at.text_area("inputs.pairs").value.endswith("no tab in this line")
+
+
+def test_empty_and_too_long_sentences():
+    at = app_test(PAGE, state={"inputs.text": ""})
+    assert not at.exception and "empty" in at.warning[0].value
+    at.text_input("inputs.text").input("word " * 520).run()
+    assert not at.exception and "at most 512" in at.error[0].value
