@@ -164,9 +164,9 @@ class WordPieceTokenizer(Tokenizer):
                 word, index = "".join(c for c, _ in aligned), [i for _, i in aligned]
                 for piece, a, b in self.word_pieces(word):
                     start, end = offset + index[a], offset + index[b - 1] + 1
-                    raw = text[start:end].encode()
-                    special_piece = piece == "[UNK]"
-                    tokens.append(Token(self._vocab[piece], piece, raw, start, end, special_piece))
+                    unk = piece == "[UNK]"  # its bytes are the original word's, for hovering
+                    raw = text[start:end].encode() if unk else piece.encode()
+                    tokens.append(Token(self._vocab[piece], piece, raw, start, end, unk))
         if add_special_tokens:
             tokens = [self._special("[CLS]", 0)] + tokens + [self._special("[SEP]", len(text))]
         return tokens

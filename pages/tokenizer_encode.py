@@ -1,0 +1,121 @@
+"""Text → tokens → ids: the user's text as coloured token spans, a token → id table, and the same
+text through every tokenizer with token counts and tokens per character."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer_core.pretrained import PretrainedUnavailable
+from explorer_core.ui import tokens as cache
+from explorer_core.ui.i18n import t
+from explorer_core.ui.state import init
+from explorer_core.viz import tokens as viz
+
+sources = cache.available_sources()
+init(
+    {
+        "tok.encode.text": t("tok.encode.default_text"),
+        "tok.encode.source": sources[0],
+        "tok.encode.specials": False,
+        "tok.encode.compare": True,
+    }
+)
+cache.follow_lab("tok.encode.source")  # a tokenizer just trained in the Lab is shown first
+
+
+def source_name(source: str, short: bool = False) -> str:
+    if source in (cache.LAB, cache.BERT):
+        kind = "short" if short else "src"
+        return t(f"tok.encode.{kind}.{source}", name=cache.lab_name())
+    algo = t(f"tok.encode.algo.{source}")
+    return algo if short else t("tok.encode.src.algo", algo=algo)
+
+
+st.title(t("tok.encode.title"))
+st.markdown(t("tok.encode.intro"))
+text = st.text_area(t("tok.encode.text"), key="tok.encode.text", height=110)
+left, right = st.columns([2, 3])
+source = left.selectbox(
+    t("tok.encode.source"), sources, key="tok.encode.source", format_func=source_name
+)
+right.toggle(
+    t("tok.encode.specials"), key="tok.encode.specials", help=t("tok.encode.specials.help")
+)
+if not text:
+    st.warning(t("tok.encode.empty"))
+    st.stop()
+if len(text) > cache.MAX_CHARS:
+    st.error(t("tok.encode.too_long", n=len(text), limit=cache.MAX_CHARS))
+    st.stop()
+
+try:
+    with st.spinner(t("tok.encode.training")):
+        tokenizer, count_key = cache.resolve(source)
+        counts = cache.corpus_counts(count_key, tokenizer)
+except PretrainedUnavailable as err:
+    st.error(t("tok.encode.unavailable", error=err))
+    st.stop()
+tokens = cache.tokens_with_specials(tokenizer, text, st.session_state["tok.encode.specials"])
+chars = len(text)
+m1, m2, m3 = st.columns(3)
+m1.metric(t("tok.encode.metric.tokens"), len(tokens))
+m2.metric(t("tok.encode.metric.chars"), chars)
+m3.metric(t("tok.encode.metric.ratio"), f"{len(tokens) / chars:.2f}")
+
+# 1) the spans
+st.subheader(t("tok.encode.spans.head"))
+st.markdown(viz.spans_html(tokens, text, id_word=t("tok.encode.hover_id")), unsafe_allow_html=True)
+st.caption(t("tok.encode.spans.caption", source=source_name(source)))
+
+# 2) token -> id table
+st.subheader(t("tok.encode.table.head"))
+table = viz.token_frame(tokens, counts).rename(
+    columns={
+        "position": t("tok.encode.col.position"),
+        "token": t("tok.encode.col.token"),
+        "id": t("tok.encode.col.id"),
+        "bytes": t("tok.encode.col.bytes"),
+        "count": t("tok.encode.col.count"),
+    }
+)
+st.dataframe(table, hide_index=True, height=min(420, 36 * len(tokens) + 40))
+st.caption(t("tok.encode.table.caption", chars=cache.corpus_size()))
+
+# 3) every tokenizer side by side (trains the defaults once per server: behind a toggle)
+st.subheader(t("tok.encode.compare.head"))
+if st.toggle(t("tok.encode.compare"), key="tok.encode.compare"):
+    rows = {}
+    with st.spinner(t("tok.encode.training")):
+        for other in sources:
+            other_tokens = cache.tokens_with_specials(
+                cache.resolve(other)[0], text, st.session_state["tok.encode.specials"]
+            )
+            name = source_name(other, short=True)
+            rows[name] = viz.script_counts(other_tokens, text)
+            st.markdown(t("tok.encode.compare.tokens", name=name, n=len(other_tokens)))
+            st.markdown(viz.spans_html(other_tokens, text), unsafe_allow_html=True)
+    frame = viz.comparison_frame(rows)
+    st.dataframe(
+        frame.rename(
+            columns={
+                "tokenizer": t("tok.encode.col.tokenizer"),
+                "tokens": t("tok.encode.col.tokens"),
+                "per_char": t("tok.encode.col.per_char"),
+                "per_cjk_char": t("tok.encode.col.per_cjk"),
+                "per_other_char": t("tok.encode.col.per_other"),
+            }
+        ).style.format(precision=2),
+        hide_index=True,
+    )
+    figure = viz.comparison_figure(
+        frame,
+        title=t("tok.encode.chart.title"),
+        x_title=t("tok.encode.chart.x"),
+        y_title=t("tok.encode.chart.y"),
+        series={
+            "per_cjk_char": t("tok.encode.col.per_cjk"),
+            "per_other_char": t("tok.encode.col.per_other"),
+        },
+    )
+    st.plotly_chart(figure, key="tok.encode.chart")
+    st.caption(t("tok.encode.chart.caption", vocab=cache.DEFAULT_VOCAB))
