@@ -75,7 +75,9 @@ class UnigramTokenizer(Tokenizer):
 
     def _set_pieces(self, scored: list[tuple[str, float]]) -> None:
         fixed = [(UNK, FIXED_SCORE)] + [(b, FIXED_SCORE) for b in BYTE_PIECES]
-        self._pieces = fixed + sorted(scored, key=lambda ps: (-ps[1], ps[0]))
+        names = {name for name, _ in fixed}
+        learned = [(p, v) for p, v in scored if p not in names]  # "<0x41>" as text: bytes anyway
+        self._pieces = fixed + sorted(learned, key=lambda ps: (-ps[1], ps[0]))
         self._vocab = {piece: i for i, (piece, _) in enumerate(self._pieces)}
         self._table = {piece: (i, score) for i, (piece, score) in enumerate(self._pieces)}
         self._longest = max(len(p) for p, _ in self._pieces)
@@ -109,12 +111,11 @@ class UnigramTokenizer(Tokenizer):
     def train(self, text: str, vocab_size: int) -> list[UnigramRound]:
         """Learn `vocab_size - 257` pieces (after <unk> and the 256 byte pieces) from `text`."""
         target = vocab_size - 1 - len(BYTE_PIECES)
-        floor = 1 + len(BYTE_PIECES) + 2 * len(SAFE_CHARS)
+        floor = 1 + len(BYTE_PIECES) + len(SAFE_CHARS) + 8
         if vocab_size < floor:
             raise ValueError(
                 f"A unigram vocabulary holds <unk>, 256 byte pieces and at least "
-                f"{2 * len(SAFE_CHARS)} learned pieces; choose a size of at least {floor}, "
-                f"not {vocab_size}"
+                f"{floor - 257} learned pieces; choose a size of at least {floor}, not {vocab_size}"
             )
         words = Counter(word for word, _ in unigram_words(text))
         if not words:

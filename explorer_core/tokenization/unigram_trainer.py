@@ -184,10 +184,10 @@ def train_unigram(
     """Learn at most `target` pieces (scores = log p) from word counts; return them and the trace.
 
     Characters are kept as pieces, the most frequent first, until they cover `COVERAGE` of the
-    text or fill half of `target`; the rarest characters are left to byte fallback. The characters
-    of `always` are kept as pieces even when the text lacks them.
+    text or fill half of what `always` leaves of `target`; the rarest characters are left to byte
+    fallback. The characters of `always` are kept as pieces even when the text lacks them.
     """
-    required = set(required_characters(words, target // 2)) | set(always)
+    required = set(required_characters(words, max(target - len(always), 2) // 2)) | set(always)
     scores = seed_pieces(words, sorted(required), seed_factor * target, max_piece_len)
     rounds: list[UnigramRound] = []
     while True:
@@ -212,5 +212,6 @@ def train_unigram(
                 tuple(removed[:5]),
             )
         )
-    final = sorted(scores, key=lambda s: (s not in required, -scores[s], s))[:target]
+    final = sorted(scores, key=lambda s: (s not in always, s not in required, -scores[s], s))
+    final = final[:target]
     return {s: scores[s] for s in final}, rounds
