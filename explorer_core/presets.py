@@ -136,3 +136,49 @@ def count_parameters(config: BertConfig, *, pooler: bool = True) -> int:
     if pooler:
         total += h * h + h
     return total
+
+
+def training_memory_bytes(config: BertConfig, batch_size: int, length: int) -> int:
+    """A rough upper estimate of the memory one training step of `config` needs, in bytes.
+
+    Weights, gradients and AdamW's two moments: 4 copies of every parameter (fp32). Activations
+    kept for the backward pass, per layer: about 16 (B, T, H) tensors, 2 (B, T, I) and 3 attention
+    maps (B, heads, T, T); the siamese step runs both sentences, so B counts rows, not pairs.
+
+    >>> round(training_memory_bytes(PRESETS["tiny"].config(4000), 64, 64) / 2**20)
+    142
+    """
+    params = count_parameters(config)
+    b, t, h = batch_size, length, config.hidden_size
+    per_layer = 16 * b * t * h + 2 * b * t * config.intermediate_size
+    per_layer += 3 * b * config.num_attention_heads * t * t
+    activations = config.num_hidden_layers * per_layer + 4 * b * t * h
+    return 4 * (4 * params + activations)
+
+
+def available_memory_bytes() -> int | None:
+    """MemAvailable from /proc/meminfo (Linux), or None where it cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def check_fits_in_memory(
+    config: BertConfig, batch_size: int, length: int, limit: int | None = None
+) -> None:
+    """Raise ValueError when a training step would need more than half of `limit` bytes.
+
+    `limit` defaults to the memory available now; half of it leaves room for the app itself.
+    """
+    limit = limit if limit is not None else available_memory_bytes()
+    need = training_memory_bytes(config, batch_size, length)
+    if limit is not None and need > limit // 2:
+        raise ValueError(
+            f"This configuration needs about {need / 2**30:.1f} GB to train, more than this "
+            f"machine can spare ({limit / 2**30:.1f} GB free): make it smaller"
+        )

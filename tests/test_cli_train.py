@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-import argparse
 import json
+import subprocess
+import sys
 
 import pytest
 
-from explorer_core.cli import embed as embed_cli
-from explorer_core.cli import train as train_cli
+from explorer_core.cli import main
 from explorer_core.datasets import builtin_sts_pairs
 
 
 def cli(argv: list[str]) -> int:
-    """Run our two subcommands exactly as the package's parser dispatches them."""
-    parser = argparse.ArgumentParser(prog="explorer_core")
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    train_cli.register(subparsers)
-    embed_cli.register(subparsers)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:
-        return int(exit_.code)
-    return args.func(args)
+    """Run the package's command line in this process (the parser of `python -m explorer_core`)."""
+    return main(argv)
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +31,8 @@ def table(tmp_path_factory):
 @pytest.fixture(scope="module")
 def trained(table, tmp_path_factory):
     out = tmp_path_factory.mktemp("model")
-    argv = ["train", "sts", "--train", str(table), "--tokenizer-algo", "wordpiece",
-            "--vocab-size", "1200", "--steps", "4", "--seed", "1", "--out", str(out), "--json"]  # fmt: skip
+    argv = ["train", "sts", "--train", str(table), "--tokenizer-algo", "wordpiece", "--json",
+            "--vocab-size", "1200", "--steps", "4", "--seed", "1", "--out", str(out)]  # fmt: skip
     return argv, out
 
 
@@ -147,3 +139,17 @@ def test_vocab_txt_tokenizer(table, tmp_path, capsys):
             "--steps", "2", "--out", str(tmp_path / "m"), "--json"]  # fmt: skip
     assert cli(argv) == 0
     assert json.loads(capsys.readouterr().out)["tokenizer"] == "wordpiece, 11 ids"
+
+
+def test_python_dash_m_embed(trained, root):
+    """The real entry point, in a fresh process: two texts give their cosine."""
+    argv, out = trained
+    if not (out / "config.json").exists():
+        assert cli(argv) == 0
+    done = subprocess.run(
+        [sys.executable, "-m", "explorer_core", "embed", "--model", str(out), "--json",
+         "--text", "a cat", "a dog"],
+        cwd=root, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert -1 <= json.loads(done.stdout)["cosine"] <= 1

@@ -220,3 +220,15 @@ def test_training_run_reports_failures_instead_of_raising(tokenizer, pairs):
     assert run.join(timeout=30)
     status = run.status()
     assert status.state == "failed" and "ValueError" in status.error and run.result() is None
+
+
+def test_memory_check_refuses_a_config_that_cannot_fit():
+    from explorer_core.config import BertConfig
+    from explorer_core.presets import check_fits_in_memory, training_memory_bytes
+
+    huge = BertConfig(vocab_size=30000, hidden_size=4096, num_hidden_layers=48,
+                      num_attention_heads=32, intermediate_size=16384)  # fmt: skip
+    assert training_memory_bytes(huge, 64, 128) > 100 * 2**30
+    with pytest.raises(ValueError, match="GB to train"):
+        check_fits_in_memory(huge, 64, 128, limit=16 * 2**30)
+    check_fits_in_memory(PRESETS["tiny"].config(4000), 64, 64, limit=16 * 2**30)
