@@ -208,7 +208,8 @@ class CharBPETokenizer(Tokenizer):
                 for token_id, a, b in self.word_ids(word, steps):
                     start, end = offset + aligned[a][1], offset + aligned[b - 1][1] + 1
                     name = self._inverse[token_id]
-                    raw = text[start:end].encode() if token_id == UNK else name.encode()
+                    piece = text[start:end] if token_id == UNK else name.removesuffix(END)
+                    raw = piece.encode()  # what the token stands for, without </w>
                     tokens.append(Token(token_id, name, raw, start, end, token_id == UNK))
         return tokens
 
