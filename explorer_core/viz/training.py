@@ -1,0 +1,192 @@
+"""Training and similarity charts: loss curves, dev Spearman, predicted vs gold, neighbour bars.
+
+Frames first (tidy pandas), figures second (plotly, house style from `viz.common`). Every label
+arrives as an argument so the pages can pass catalogue text in either language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from explorer_core.train import EvalRecord, Record, TrainStep
+from explorer_core.viz.common import CATEGORICAL, style
+
+LOSS_PARTS = ("mlm_loss", "nsp_loss", "sim_loss", "mnr_loss")
+MAX_POINTS = 400  # per curve; longer runs are thinned evenly (the last point always kept)
+
+
+def _offsets(records: Sequence[Record]) -> dict[str, int]:
+    """Steps to add per phase so pre-training and fine-tuning share one x axis."""
+    pre = max((r.step for r in records if isinstance(r, TrainStep) and r.phase == "pretrain"),
+              default=0)  # fmt: skip
+    return {"pretrain": 0, "finetune": pre}
+
+
+def loss_frame(records: Sequence[Record]) -> pd.DataFrame:
+    """Columns step (over the whole run), phase, part (mlm_loss, ...), value; one row per value.
+
+    >>> rec = [TrainStep("pretrain", 1, 0.1, 1e-3, 7.5, mlm_loss=6.8, nsp_loss=0.7),
+    ...        TrainStep("finetune", 1, 0.1, 1e-3, 0.2, sim_loss=0.2)]
+    >>> loss_frame(rec)[["step", "part", "value"]].values.tolist()
+    [[1, 'mlm_loss', 6.8], [1, 'nsp_loss', 0.7], [2, 'sim_loss', 0.2]]
+    """
+    offsets = _offsets(records)
+    rows = []
+    for r in records:
+        if not isinstance(r, TrainStep):
+            continue
+        for part in LOSS_PARTS:
+            value = getattr(r, part)
+            if value is not None:
+                rows.append((offsets[r.phase] + r.step, r.phase, part, float(value)))
+    frame = pd.DataFrame(rows, columns=["step", "phase", "part", "value"])
+    return _thin(frame)
+
+
+def _thin(frame: pd.DataFrame) -> pd.DataFrame:
+    parts = []
+    for _, group in frame.groupby("part", sort=False):
+        stride = max(1, -(-len(group) // MAX_POINTS))
+        keep = group.iloc[::stride]
+        if stride > 1 and keep.index[-1] != group.index[-1]:
+            keep = pd.concat([keep, group.iloc[[-1]]])
+        parts.append(keep)
+    return pd.concat(parts) if parts else frame
+
+
+def eval_frame(records: Sequence[Record]) -> pd.DataFrame:
+    """Columns step (over the whole run), dev_spearman: the fine-tuning evaluations."""
+    offsets = _offsets(records)
+    rows = [
+        (offsets[r.phase] + r.step, float(r.dev_spearman))
+        for r in records
+        if isinstance(r, EvalRecord) and r.dev_spearman is not None
+    ]
+    return pd.DataFrame(rows, columns=["step", "dev_spearman"])
+
+
+def loss_figure(
+    frame: pd.DataFrame, names: Mapping[str, str], *, title: str, x_title: str, y_title: str
+) -> go.Figure:
+    """One line per loss part on a log axis (MLM ~7, NSP ~0.7, similarity ~0.05 fit together)."""
+    fig = go.Figure()
+    for i, part in enumerate(LOSS_PARTS):
+        rows = frame[frame["part"] == part]
+        if rows.empty:
+            continue
+        fig.add_scatter(
+            x=rows["step"], y=rows["value"], mode="lines", name=names[part],
+            line=dict(color=CATEGORICAL[i], width=2),
+            hovertemplate=f"{names[part]}<br>{x_title}: %{{x}}<br>{y_title}: %{{y:.4f}}"
+            "<extra></extra>",
+        )  # fmt: skip
+    style(fig, title=title, x_title=x_title, y_title=y_title, height=360)
+    fig.update_yaxes(type="log")
+    fig.update_layout(legend=dict(orientation="h", y=-0.25))
+    return fig
+
+
+def eval_figure(
+    frame: pd.DataFrame,
+    *,
+    baseline: float | None,
+    title: str,
+    x_title: str,
+    y_title: str,
+    model_name: str,
+    baseline_name: str,
+) -> go.Figure:
+    """Dev Spearman at each evaluation, with the lexical baseline as a dashed line."""
+    fig = go.Figure()
+    fig.add_scatter(
+        x=frame["step"], y=frame["dev_spearman"], mode="lines+markers", name=model_name,
+        line=dict(color=CATEGORICAL[0], width=2),
+        hovertemplate=f"{x_title}: %{{x}}<br>{y_title}: %{{y:.3f}}<extra></extra>",
+    )  # fmt: skip
+    if baseline is not None:
+        fig.add_scatter(
+            x=[frame["step"].min() if len(frame) else 0, frame["step"].max() if len(frame) else 1],
+            y=[baseline, baseline], mode="lines", name=baseline_name,
+            line=dict(color=CATEGORICAL[1], dash="dash"),
+            hovertemplate=f"{baseline_name}: %{{y:.3f}}<extra></extra>",
+        )  # fmt: skip
+    style(fig, title=title, x_title=x_title, y_title=y_title, height=360)
+    fig.update_yaxes(range=[-1.0, 1.0])
+    fig.update_layout(legend=dict(orientation="h", y=-0.25))
+    return fig
+
+
+def pairs_frame(
+    s1: Sequence[str], s2: Sequence[str], gold: Sequence[float], cosines: Sequence[float]
+) -> pd.DataFrame:
+    """One row per pair: sentences, gold score, cosine, predicted score (5 cos) and its error."""
+    frame = pd.DataFrame(
+        {
+            "sentence1": list(s1),
+            "sentence2": list(s2),
+            "gold": [float(g) for g in gold],
+            "cosine": [float(c) for c in cosines],
+        }
+    )
+    frame["predicted"] = (5.0 * frame["cosine"]).clip(0.0, 5.0)
+    frame["error"] = frame["predicted"] - frame["gold"]
+    return frame
+
+
+def scatter_figure(
+    frame: pd.DataFrame, *, title: str, x_title: str, y_title: str, error_title: str
+) -> go.Figure:
+    """Gold score (x) vs the model's cosine (y), coloured by error, sentences on hover.
+
+    The dotted diagonal cos = score / 5 is where fine-tuning aims every pair.
+    """
+    bound = max(1.0, float(frame["error"].abs().max()) if len(frame) else 1.0)
+    custom = frame[["sentence1", "sentence2", "predicted"]].values
+    fig = go.Figure()
+    fig.add_scatter(
+        x=[0, 5], y=[0, 1], mode="lines", line=dict(color="#888888", dash="dot"),
+        hoverinfo="skip", showlegend=False,
+    )  # fmt: skip
+    fig.add_scatter(
+        x=frame["gold"], y=frame["cosine"], mode="markers", customdata=custom, showlegend=False,
+        marker=dict(size=9, color=frame["error"], colorscale="RdBu_r", cmin=-bound, cmax=bound,
+                    colorbar=dict(title=dict(text=error_title)), line=dict(width=0.5)),
+        hovertemplate="%{customdata[0]}<br>%{customdata[1]}<br>"
+        f"{x_title}: %{{x:.2f}}<br>{y_title}: %{{y:.3f}}<br>{error_title}: %{{marker.color:.2f}}"
+        "<extra></extra>",
+    )  # fmt: skip
+    style(fig, title=title, x_title=x_title, y_title=y_title, height=460)
+    fig.update_xaxes(range=[-0.2, 5.2])
+    fig.update_yaxes(range=[-1.05, 1.05])
+    return fig
+
+
+def neighbours_figure(
+    texts: Sequence[str], cosines: Sequence[float], *, title: str, x_title: str, y_title: str
+) -> go.Figure:
+    """Horizontal bars: the nearest sentences (best on top) and their cosine with the query."""
+    short = [t if len(t) <= 48 else t[:45] + "…" for t in texts]
+    fig = go.Figure(
+        go.Bar(
+            x=list(cosines),
+            y=short,
+            orientation="h",
+            customdata=list(texts),
+            marker=dict(
+                color=list(cosines),
+                colorscale="Viridis",
+                cmin=-1,
+                cmax=1,
+                colorbar=dict(title=dict(text=x_title)),
+            ),
+            hovertemplate=f"%{{customdata}}<br>{x_title}: %{{x:.3f}}<extra></extra>",
+        )  # fmt: skip
+    )
+    height = max(300, 44 * len(texts) + 140)
+    style(fig, title=title, x_title=x_title, y_title=y_title, height=height)
+    fig.update_xaxes(range=[-1, 1])
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    return fig

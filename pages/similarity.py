@@ -1,0 +1,149 @@
+"""Similarity: the model trained in this session next to real MiniLM: cosine of two sentences, a
+similarity matrix, nearest neighbours, and predicted vs gold scores on the dev/test pairs."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer_core.metrics import spearman
+from explorer_core.pooling import POOLING_MODES
+from explorer_core.similarity import cosine_matrix, nearest_neighbours, sentence_list
+from explorer_core.ui import training as ui
+from explorer_core.ui.i18n import t
+from explorer_core.ui.state import init
+from explorer_core.viz import training as viz
+from explorer_core.viz.common import heatmap
+
+VIEWS = ("matrix", "neighbours", "pairs")
+SENTENCES = (
+    "A man is playing a guitar.\nA person plays the guitar.\nA woman is slicing an onion.\n"
+    "Someone is cutting vegetables.\nThe stock market fell sharply today.\n一个男人在弹吉他。\n"
+    "有人在切菜。\n今天股市大幅下跌。"
+)
+init(
+    {
+        "sim.a": "A man is playing a guitar.", "sim.b": "A person plays the guitar.",
+        "sim.pooling": "mean", "sim.view": "matrix", "sim.model": "trained",
+        "sim.list": SENTENCES, "sim.query": "Somebody is playing music.", "sim.k": 5,
+        "sim.split": "dev",
+    }
+)  # fmt: skip
+for key in ("sim.list", "sim.query", "sim.k"):  # subtle: keep text while its widget is hidden
+    st.session_state[key] = st.session_state[key]
+
+ui.sync_run()
+shared, minilm = ui.shared_model(), ui.try_minilm()
+st.title(t("sim.title"))
+st.markdown(t("sim.intro"))
+if shared is None:
+    st.info(t("sim.no_trained"), icon=":material/info:")
+if minilm is None:
+    st.warning(t("sim.no_minilm"))
+encoders = {}  # kind -> (TextEncoder, cache key, caption)
+if shared is not None:
+    encoders["trained"] = (ui.trained_encoder(shared), f"trained-{shared.uid}",
+                           t(f"sim.src.{shared.source}", label=shared.label))  # fmt: skip
+    if (fresh := ui.fresh_encoder(shared)) is not None:
+        encoders["fresh"] = (fresh, f"fresh-{shared.uid}", t("sim.src.fresh"))
+if minilm is not None:
+    encoders["minilm"] = (minilm, "minilm", t("sim.src.minilm"))
+if not encoders:
+    st.error(t("sim.nothing"))
+    st.stop()
+
+pooling = st.segmented_control(
+    t("sim.pooling"), POOLING_MODES, key="sim.pooling",
+    format_func=lambda p: t(f"sim.pooling.{p}"),
+) or "mean"  # fmt: skip
+st.caption(t("sim.pooling.note"))
+
+
+def vectors(kind: str, texts: list[str]):  # noqa: ANN201 - (N, H) unit rows, numpy
+    encoder, key, _ = encoders[kind]
+    return ui.cached_embed(key, pooling, tuple(texts), encoder)
+
+
+# 1) two sentences, every model side by side
+st.subheader(t("sim.pair.head"))
+col_a, col_b = st.columns(2)
+first = col_a.text_input(t("sim.a"), key="sim.a", max_chars=300).strip()
+second = col_b.text_input(t("sim.b"), key="sim.b", max_chars=300).strip()
+if first and second:
+    for column, kind in zip(st.columns(len(encoders)), encoders, strict=True):
+        u, v = vectors(kind, [first, second])
+        column.metric(t(f"sim.cos.{kind}"), f"{float(u @ v):.3f}")
+    models = " ".join(caption for _, _, caption in encoders.values())
+    st.caption(t("sim.pair.caption", pooling=t(f"sim.pooling.{pooling}"), models=models))
+else:
+    st.warning(t("sim.empty"))
+
+# 2) one heavier view at a time, for one model
+st.divider()
+view = st.segmented_control(
+    t("sim.view"), VIEWS, key="sim.view", format_func=lambda v: t(f"sim.view.{v}")
+) or "matrix"  # fmt: skip
+if st.session_state["sim.model"] not in encoders:
+    st.session_state["sim.model"] = next(iter(encoders))
+kind = st.segmented_control(
+    t("sim.model"), tuple(encoders), key="sim.model", format_func=lambda k: t(f"sim.model.{k}")
+) or next(iter(encoders))  # fmt: skip
+caption = encoders[kind][2]
+
+if view in ("matrix", "neighbours"):
+    texts = sentence_list(st.text_area(t("sim.list"), key="sim.list", height=200))
+    if len(texts) < 2:
+        st.warning(t("sim.list.short"))
+        st.stop()
+    rows = vectors(kind, texts)
+    labels = [f"{i + 1}. {s if len(s) <= 28 else s[:26] + '…'}" for i, s in enumerate(texts)]
+if view == "matrix":
+    fig = heatmap(
+        cosine_matrix(rows), x=labels, y=labels, diverging=True, zmin=-1.0, zmax=1.0,
+        title=t("sim.matrix.title"), x_title=t("sim.axis.sentence"),
+        y_title=t("sim.axis.sentence"), value_title=t("sim.axis.cosine"),
+        text_format=".2f" if len(texts) <= 12 else None, height=max(460, 34 * len(texts) + 220),
+    )  # fmt: skip
+    fig.update_yaxes(autorange="reversed")
+    st.plotly_chart(fig, key="sim.matrix_chart")
+    st.caption(t("sim.matrix.caption", n=len(texts), model=caption))
+elif view == "neighbours":
+    query = st.text_input(t("sim.query"), key="sim.query", max_chars=300).strip()
+    k = st.slider(t("sim.k"), 1, len(texts), key="sim.k") if len(texts) > 1 else 1
+    if not query:
+        st.warning(t("sim.empty"))
+        st.stop()
+    best = nearest_neighbours(vectors(kind, [query])[0], rows, min(k, len(texts)))
+    fig = viz.neighbours_figure(
+        [texts[i] for i, _ in best], [c for _, c in best], title=t("sim.nn.title"),
+        x_title=t("sim.axis.cosine"), y_title=t("sim.axis.sentence"),
+    )  # fmt: skip
+    st.plotly_chart(fig, key="sim.nn_chart")
+    st.caption(t("sim.nn.caption", k=len(best), model=caption))
+else:
+    session = st.session_state.get(ui.PARTS_KEY)
+    name, parts = session if session else ("", ui.builtin_parts())
+    split = st.segmented_control(
+        t("sim.split"), ("dev", "test"), key="sim.split", format_func=lambda s: t(f"sim.split.{s}")
+    ) or "dev"  # fmt: skip
+    st.caption(t("sim.data.session", name=name) if session else t("sim.data.builtin"))
+    pairs = parts.get(split) or []
+    if len(pairs) < 2:
+        st.info(t("sim.data.none", split=t(f"sim.split.{split}")))
+        st.stop()
+    encoder, key, _ = encoders[kind]
+    texts = tuple((p.sentence1, p.sentence2) for p in pairs)
+    cos = ui.cached_pair_cosines(key, pooling, texts, encoder)
+    frame = viz.pairs_frame(*zip(*texts, strict=True), [p.score for p in pairs], cos)
+    rho = spearman(frame["cosine"].tolist(), frame["gold"].tolist())
+    st.metric(t("sim.rho"), f"{rho:.3f}")
+    fig = viz.scatter_figure(
+        frame, title=t("sim.scatter.title", split=t(f"sim.split.{split}"), rho=f"{rho:.3f}"),
+        x_title=t("sim.axis.gold"), y_title=t("sim.axis.predicted"),
+        error_title=t("sim.axis.error"),
+    )  # fmt: skip
+    st.plotly_chart(fig, key="sim.scatter_chart")
+    st.caption(t("sim.scatter.caption", n=len(frame), model=caption))
+    st.subheader(t("sim.worst.head"))
+    worst = frame.reindex(frame["error"].abs().sort_values(ascending=False).index).head(10)
+    worst = worst.rename(columns={c: t(f"sim.col.{c}") for c in worst.columns})
+    st.dataframe(worst.style.format(precision=2), hide_index=True)
