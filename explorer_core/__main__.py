@@ -2,4 +2,5 @@
 
 from explorer_core.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # subtle: tests import every module; importing must not run the CLI
+    raise SystemExit(main())
