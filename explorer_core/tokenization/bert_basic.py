@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from explorer_core.tokenization.base import is_punctuation
 from explorer_core.tokenization.bert_unicode import (
@@ -118,29 +119,44 @@ def normalize(
         strip_accents = lowercase
     out: Aligned = []
     for i, char in enumerate(text):
-        if clean_text:
-            if char == "\x00" or char == "\ufffd" or is_control(char):
-                continue
-            if is_whitespace(char):
-                char = " "
-        spaced = chinese_chars and is_bert_chinese(char)
-        if spaced:
-            out.append((" ", i))
-        # subtle: NFD also maps CJK compatibility ideographs (U+F900..) to their unified form
-        pieces = char
-        if strip_accents and ord(char) not in NFD_KEEP:
-            pieces = unicodedata.normalize("NFD", char)
-        for piece in pieces:
-            if strip_accents and is_nonspacing_mark(piece):
-                continue
-            if lowercase:
-                extra = LOWER_EXTRA.get(ord(piece))
-                piece = chr(extra) if extra is not None else piece.lower()
-            for low in piece:
-                out.append((low, i))
-        if spaced:
-            out.append((" ", i))
+        for piece in _normalize_char(char, lowercase, strip_accents, clean_text, chinese_chars):
+            out.append((piece, i))
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _normalize_char(
+    char: str, lowercase: bool, strip_accents: bool, clean_text: bool, chinese_chars: bool
+) -> str:
+    """What one character becomes (possibly nothing, or several characters); cached per char."""
+    if clean_text:
+        if char == "\x00" or char == "\ufffd" or is_control(char):
+            return ""
+        if is_whitespace(char):
+            char = " "
+    # subtle: NFD also maps CJK compatibility ideographs (U+F900..) to their unified form
+    pieces = char
+    if strip_accents and ord(char) not in NFD_KEEP:
+        pieces = unicodedata.normalize("NFD", char)
+    out = []
+    for piece in pieces:
+        if strip_accents and is_nonspacing_mark(piece):
+            continue
+        if lowercase:
+            extra = LOWER_EXTRA.get(ord(piece))
+            piece = chr(extra) if extra is not None else piece.lower()
+        out.append(piece)
+    if chinese_chars and is_bert_chinese(char):
+        return " " + "".join(out) + " "
+    return "".join(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _kind(char: str) -> int:
+    """0 = part of a word, 1 = whitespace (splits, dropped), 2 = punctuation (a word alone)."""
+    if is_whitespace(char):
+        return 1
+    return 2 if is_bert_punctuation(char) else 0
 
 
 def split_words(chars: Aligned) -> list[Aligned]:
@@ -154,11 +170,12 @@ def split_words(chars: Aligned) -> list[Aligned]:
     words: list[Aligned] = []
     current: Aligned = []
     for char, index in chars:
-        if is_whitespace(char):
+        kind = _kind(char)
+        if kind == 1:
             if current:
                 words.append(current)
                 current = []
-        elif is_bert_punctuation(char):
+        elif kind == 2:
             if current:
                 words.append(current)
                 current = []

@@ -138,6 +138,8 @@ def _logsumexp(values: list[float]) -> float:
     >>> round(_logsumexp([math.log(1), math.log(3)]), 12) == round(math.log(4), 12)
     True
     """
+    if len(values) == 1:
+        return values[0]
     top = max(values)
     if top == -math.inf:
         return top
