@@ -1,0 +1,157 @@
+"""AppTest of the "Train a tokenizer" page: train by key, scrub, read the chart data and tables."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import numpy as np
+import pytest
+
+from explorer_core.tokenization.byte_bpe import ByteBPETokenizer
+from explorer_core.ui import tokenizer as lab
+from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
+from tests.conftest import app_test
+
+PAGE = "pages/tokenizer_train.py"
+
+
+def train(state: dict | None = None, **widgets):
+    at = app_test(PAGE, state=state)
+    for key, value in widgets.items():
+        at.session_state[f"tok.train.{key}"] = value
+    at.button(key="tok.train.go").click().run(timeout=120)
+    return at
+
+
+def values(array) -> list:
+    """A plotly array from the chart JSON: a plain list, or {"dtype", "bdata"} (base64)."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"]).tolist()
+    return list(array)
+
+
+def traces(at, mode: str) -> list[dict]:
+    (chart,) = at.get("plotly_chart")
+    figure = json.loads(chart.proto.spec)
+    return [d for d in figure["data"] if d.get("mode") == mode]
+
+
+def curve(at) -> dict[str, tuple[list[int], list[float]]]:
+    return {d["name"]: (values(d["x"]), values(d["y"])) for d in traces(at, "lines")}
+
+
+def test_page_starts_with_a_hint():
+    at = app_test(PAGE)
+    assert not at.exception
+    assert at.info and "Train" in at.info[0].value
+    assert not at.get("plotly_chart")
+
+
+@pytest.fixture(scope="module")
+def trained():
+    return train(vocab=300)
+
+
+def test_training_shares_the_tokenizer(trained):
+    at = trained
+    assert not at.exception and not at.error
+    tokenizer = at.session_state[SHARED_TOKENIZER]
+    assert isinstance(tokenizer, ByteBPETokenizer) and tokenizer.vocab_size == 300
+    assert "300" in at.session_state[SHARED_TOKENIZER_NAME]
+    assert at.slider(key="tok.train.k").value == len(tokenizer.merges) == 44
+
+
+def test_tokens_per_character_curve(trained):
+    """At k = 0 every byte is a token: Chinese characters cost 3 tokens each (punctuation too), so
+    the Chinese line starts near 3; ASCII letters cost 1. Every merge lowers both lines."""
+    at = trained
+    lines = curve(at)
+    assert set(lines) == {"Chinese", "English and other"}
+    tokenizer = at.session_state[SHARED_TOKENIZER]
+    stats = tokenizer.stats
+    for name, group in (("English and other", 0), ("Chinese", 1)):
+        xs, ys = lines[name]
+        assert xs[0] == 0 and xs[-1] == len(tokenizer.merges)
+        assert ys[0] == pytest.approx(stats.initial_tokens[group] / stats.chars[group])
+        assert all(b <= a for a, b in zip(ys, ys[1:], strict=False))
+    assert 2.5 < lines["Chinese"][1][0] <= 3.0
+    assert 1.0 <= lines["English and other"][1][0] < 1.1  # a few dashes and quotes take 3 bytes
+
+
+def test_scrubbing_redraws_step_k(trained):
+    at = trained
+    at.slider(key="tok.train.k").set_value(5).run()
+    assert not at.exception
+    tokenizer = at.session_state[SHARED_TOKENIZER]
+    table = at.dataframe[0].value  # candidates before merge 6 (k = 5)
+    assert table.iloc[0]["count"] == tokenizer.merges[5].count
+    assert list(table["place"]) == [1, 2, 3, 4, 5]
+    assert any("k = 5 of 44" in s.value for s in at.subheader)
+    markers = traces(at, "markers")
+    assert len(markers) == 2 and all(values(m["x"]) == [5] for m in markers)
+    probe = at.session_state["tok.train.probe"]
+    spans = [m.value for m in at.markdown if "<span" in m.value]
+    assert len(spans) == 1
+    assert spans[0].count("<span title=") == len(tokenizer.explain(probe, steps=5))
+
+
+def test_probe_shows_partial_bytes_at_k0(trained):
+    at = trained
+    at.slider(key="tok.train.k").set_value(0).run()
+    span = next(m.value for m in at.markdown if "<span" in m.value)
+    assert "⟩…" in span and "\ufffd" not in span
+
+
+def test_byte_bpe_vocab_below_the_alphabet():
+    at = train(vocab=200)
+    assert not at.exception
+    assert "at least 256" in at.error[0].value
+    assert SHARED_TOKENIZER not in at.session_state
+
+
+def test_empty_paste_keeps_the_page():
+    at = train(source="paste", paste="   ")
+    assert not at.exception
+    assert "empty" in at.error[0].value
+    assert at.text_area(key="tok.train.paste").value == "   "
+
+
+def test_huge_paste_is_refused_and_stays():
+    text = "x" * (lab.MAX_CORPUS_CHARS + 1)
+    at = train(source="paste", paste=text)
+    assert not at.exception
+    assert "1,000,001" in at.error[0].value
+    assert at.text_area(key="tok.train.paste").value == text
+
+
+def test_pasted_chinese_with_char_bpe_is_replayable():
+    text = "learning tokens, 我们学习分词。merging tokens, 我们学习合并。" * 30
+    at = train(source="paste", paste=text, algo="char-bpe", vocab=60)
+    assert not at.exception and not at.error
+    assert at.slider(key="tok.train.k").value > 0
+    assert "Chinese" in curve(at)
+
+
+def test_non_bpe_algorithm_shows_its_trace_table():
+    at = train(algo="word", vocab=50, lang="en")
+    assert not at.exception and not at.error
+    assert not at.get("slider")
+    trace = at.dataframe[0].value
+    assert len(trace) > 0
+
+
+def test_upload_checks():
+    with pytest.raises(lab.CorpusProblem) as binary:
+        lab.decode_upload(b"\x00\x01binary")
+    assert binary.value.key == "tok.train.err.binary"
+    with pytest.raises(lab.CorpusProblem) as latin1:
+        lab.decode_upload("café".encode("latin-1"))
+    assert latin1.value.key == "tok.train.err.not_utf8" and latin1.value.values == {"offset": 3}
+    assert lab.decode_upload("\ufeff你好".encode()) == "你好"
+
+
+def test_chinese_page_texts():
+    at = app_test(PAGE, state={"lang": "zh"})
+    assert not at.exception
+    assert at.title[0].value == "训练分词器"
