@@ -132,9 +132,9 @@ if left.button(
     t("train.start"), key="train.start", type="primary", icon=":material/play_arrow:",
     disabled=running or plan is None, width="stretch",
 ):  # fmt: skip
-    if not ui.start_run(plan, parts, data_name):
-        st.warning(t("train.already"))
-    running = ui.is_running()
+    if ui.start_run(plan, parts, data_name):
+        st.rerun()  # redraw with Train disabled and Stop enabled
+    st.warning(t("train.already"))
 right.button(
     t("train.stop"), key="train.stop", icon=":material/stop:", on_click=ui.stop_run,
     disabled=not running, width="stretch",

@@ -47,7 +47,7 @@ def tokenizer_panel(algorithms: Sequence[str], text: str, running: bool) -> Toke
                                   disabled=running)  # fmt: skip
             size = right.number_input(t("train.tok.size"), 100, 30_000, step=100,
                                       key="train.vocab_size", disabled=running)  # fmt: skip
-            tokenizer, name = ui.trained_tokenizer(algo, int(size), text), f"{algo}, {size}"
+            tokenizer, name = ui.trained_tokenizer(algo, int(size), text), algo
         else:
             file = st.file_uploader(t("train.tok.file"), type=["txt"], key="train.vocab_file",
                                     disabled=running)  # fmt: skip

@@ -1,0 +1,148 @@
+"""AppTest of the Similarity page: MiniLM alone, then with a model trained in the session."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from tests.conftest import app_test
+from tests.test_page_embed_tokens import chart_array
+
+PAGE = "pages/similarity.py"
+GUITAR = ("A man is playing a guitar.", "A person plays the guitar.")
+
+
+@lru_cache(maxsize=1)
+def tiny_shared():
+    """A SharedModel from a real (very short) TrainingRun: hidden 32, 1 layer, 3 fine-tuning steps,
+    a snapshot every step, so it has a before-training snapshot (step 0) and a final one."""
+    from explorer_core.datasets import builtin_sts_pairs, split_pairs
+    from explorer_core.tokenization import new_tokenizer
+    from explorer_core.train_setup import SharedModel, TrainChoices, build_plan
+    from explorer_core.training_run import TrainingRun
+
+    parts = split_pairs(builtin_sts_pairs())
+    tokenizer = new_tokenizer("wordpiece")
+    tokenizer.train("\n".join(p.sentence1 + "\n" + p.sentence2 for p in parts["train"]), 1000)
+    choices = TrainChoices(
+        objective="finetune", hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+        intermediate_size=37, max_length=24, finetune_steps=3, batch_size=8,
+        eval_every=0, snapshot_every=1,
+    )  # fmt: skip
+    run = TrainingRun(build_plan(choices, tokenizer, parts))
+    assert run.start()
+    assert run.join(120)
+    assert run.status().state == "finished", run.status().error
+    return SharedModel(run.result(), "trained", tuple(run.snapshots())), parts
+
+
+def _charts(at) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def _metrics(at) -> dict[str, float]:
+    return {m.label: float(m.value) for m in at.metric}
+
+
+def test_minilm_alone_gives_the_known_cosine_and_says_how_to_get_a_model():
+    at = app_test(PAGE)
+    assert not at.exception
+    assert any("Train the model" in info.value for info in at.info)
+    metrics = _metrics(at)
+    assert list(metrics) == ["cosine: MiniLM (pretrained)"]
+    assert metrics["cosine: MiniLM (pretrained)"] == pytest.approx(0.85, abs=0.01)
+    assert any("pretrained all-MiniLM-L6-v2" in c.value for c in at.caption)
+    # [CLS] pooling is another number (MiniLM was trained with mean pooling)
+    at.segmented_control(key="sim.pooling").set_value("cls").run()
+    assert _metrics(at)["cosine: MiniLM (pretrained)"] > 0.9
+
+
+def test_matrix_heatmap_holds_the_cosines_with_colour_bar_and_titles(minilm_dir):
+    from explorer_core.model import BertModel
+    from explorer_core.similarity import TextEncoder, cosine_matrix, sentence_list
+    from explorer_core.tokenization.wordpiece import WordPieceTokenizer
+
+    at = app_test(PAGE)
+    at.text_area(key="sim.list").set_value("\n".join([*GUITAR, "今天股市大幅下跌。"])).run()
+    assert not at.exception
+    (fig,) = _charts(at)
+    trace = fig["data"][0]
+    z = chart_array(trace["z"]).reshape(3, 3)
+    texts = sentence_list("\n".join([*GUITAR, "今天股市大幅下跌。"]))
+    minilm = TextEncoder(
+        BertModel.from_transformers(minilm_dir),
+        WordPieceTokenizer.from_vocab(minilm_dir / "vocab.txt", lowercase=True),
+    )
+    expected = cosine_matrix(minilm.embed(texts))
+    np.testing.assert_allclose(z, expected, atol=1e-6)
+    assert z[0, 1] == pytest.approx(0.85, abs=0.01)
+    assert (trace["zmin"], trace["zmax"]) == (-1.0, 1.0)
+    assert trace["colorbar"]["title"]["text"] == "cosine"
+    assert "%{z" in trace["hovertemplate"]
+    assert fig["layout"]["xaxis"]["title"]["text"] and fig["layout"]["yaxis"]["title"]["text"]
+    at.text_area(key="sim.list").set_value("only one line").run()
+    assert not at.exception
+    assert any("at least two" in w.value for w in at.warning)
+
+
+def test_nearest_neighbours_are_ranked_by_cosine():
+    at = app_test(PAGE)
+    at.segmented_control(key="sim.view").set_value("neighbours").run()
+    at.text_input(key="sim.query").set_value("Someone plays an instrument.").run()
+    assert not at.exception
+    (fig,) = _charts(at)
+    bars = fig["data"][0]
+    values = list(chart_array(bars["x"]))
+    assert values == sorted(values, reverse=True)
+    assert "guitar" in bars["customdata"][0]
+    assert fig["layout"]["xaxis"]["range"] == [-1, 1]
+
+
+def test_trained_model_next_to_its_start_and_minilm():
+    from explorer_core.similarity import TextEncoder
+    from explorer_core.ui.state import SHARED_MODEL
+    from explorer_core.ui.training import PARTS_KEY
+
+    shared, parts = tiny_shared()
+    at = app_test(PAGE, state={SHARED_MODEL: shared, PARTS_KEY: ("built-in", parts)})
+    assert not at.exception
+    assert not at.info  # no "train a model first" message
+    metrics = _metrics(at)
+    assert set(metrics) == {
+        "cosine: your model", "cosine: before training", "cosine: MiniLM (pretrained)",
+    }  # fmt: skip
+    trained = TextEncoder(shared.model, shared.tokenizer, shared.checkpoint.max_length)
+    assert metrics["cosine: your model"] == pytest.approx(trained.cosine(*GUITAR), abs=1e-3)
+    fresh = TextEncoder(shared.snapshots[0].model(), shared.tokenizer, 24)
+    assert metrics["cosine: before training"] == pytest.approx(fresh.cosine(*GUITAR), abs=1e-3)
+    assert any(shared.label in c.value for c in at.caption)
+
+
+def test_dev_pairs_scatter_shows_where_the_model_is_wrong():
+    from explorer_core.metrics import spearman
+    from explorer_core.similarity import TextEncoder, pair_cosines
+    from explorer_core.ui.state import SHARED_MODEL
+    from explorer_core.ui.training import PARTS_KEY
+
+    shared, parts = tiny_shared()
+    at = app_test(PAGE, state={SHARED_MODEL: shared, PARTS_KEY: ("built-in", parts)})
+    at.segmented_control(key="sim.view").set_value("pairs").run()
+    assert not at.exception
+    (fig,) = _charts(at)
+    points = fig["data"][1]
+    dev = parts["dev"]
+    cos = pair_cosines(
+        TextEncoder(shared.model, shared.tokenizer, 24), [(p.sentence1, p.sentence2) for p in dev]
+    )
+    np.testing.assert_allclose(chart_array(points["y"]), cos, atol=1e-6)
+    np.testing.assert_allclose(chart_array(points["x"]), [p.score for p in dev])
+    assert points["customdata"][0][:2] == [dev[0].sentence1, dev[0].sentence2]
+    assert "customdata[0]" in points["hovertemplate"]
+    assert points["marker"]["colorbar"]["title"]["text"]
+    rho = spearman(cos.tolist(), [p.score for p in dev])
+    assert _metrics(at)["Spearman ρ (rank agreement with people)"] == pytest.approx(rho, abs=1e-3)
+    assert "your model" in at.caption[-1].value.lower() or shared.label in at.caption[-1].value
+    assert len(at.dataframe[0].value) == 10  # the ten worst pairs
