@@ -50,7 +50,7 @@ def test_candidates_and_stats():
     steps = tok.train(TEXT * 3, 80)
     first = tok.candidates(0)
     assert first[0].place == 0 and first[0].count == steps[0].count
-    assert tok.id_to_token(first[0].left) == steps[0].left
+    assert (first[0].left, first[0].right) == (steps[0].left, steps[0].right)
     assert tok.stats is not None
     tokens_after = tok.stats.tokens_after()
     assert len(tokens_after) == len(steps) + 1

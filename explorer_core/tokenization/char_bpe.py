@@ -33,7 +33,7 @@ from explorer_core.tokenization.bert_basic import (
     split_on_specials,
     split_words,
 )
-from explorer_core.tokenization.bpe_engine import Candidate, train_bpe
+from explorer_core.tokenization.bpe_engine import train_bpe
 from explorer_core.tokenization.byte_bpe import TrainingStats
 
 SPECIALS = ("<unk>", "<pad>", "<bos>", "<eos>")
@@ -53,6 +53,17 @@ class CharMerge:
     count: int  # how often the pair occurred when it won
     applied: int = 0  # tokens the merge removed from the training text
     reused: bool = False  # True when `merged` already had an id
+
+
+@dataclass(frozen=True)
+class CharCandidate:
+    """A pair in the running before merge `rank`; place 0 is the winner."""
+
+    rank: int
+    place: int
+    left: str
+    right: str
+    count: int
 
 
 def word_symbols(word: str) -> list[str]:
@@ -159,12 +170,13 @@ class CharBPETokenizer(Tokenizer):
             self.stats = _stats(words, counts, groups or [], result.applied_by_group)
         return list(merges)
 
-    def candidates(self, step: int) -> list[Candidate]:
+    def candidates(self, step: int) -> list[CharCandidate]:
         """The best pairs before merge `step` (winner first) with their counts; [] if untraced."""
         if not 0 <= step < len(self._candidates):
             return []
+        name = self._inverse
         return [
-            Candidate(step, place, left, right, count)
+            CharCandidate(step, place, name[left], name[right], count)
             for place, (left, right, count) in enumerate(self._candidates[step])
         ]
 
