@@ -1,0 +1,195 @@
+"""AppTest of the Train page: a short run to completion, Stop, bad files, bad zips, bad configs."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+import zipfile
+
+import pytest
+
+from tests.conftest import app_test
+from tests.test_page_similarity import tiny_shared
+
+PAGE = "pages/train_model.py"
+
+
+def small(at, *, pre: int = 2, fine: int = 4, objective: str = "pretrain+finetune"):
+    """A very small model and run, so a test trains in seconds on a busy 2-core machine."""
+    at.toggle(key="train.edit").set_value(True).run()
+    values = {"train.hidden": 32, "train.layers": 1, "train.heads": 2, "train.ffn": 64,
+              "train.max_length": 24, "train.batch": 8, "train.fine_steps": fine,
+              "train.budget": 0}  # fmt: skip
+    for key, value in values.items():
+        at.number_input(key=key).set_value(value)
+    at.radio(key="train.objective").set_value(objective).run()
+    if objective == "pretrain+finetune":
+        at.number_input(key="train.pre_steps").set_value(pre).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    return at
+
+
+def wait_for_end(at, timeout: float = 120.0):
+    """Re-run the page (as the polling fragment would) until the session's run has ended."""
+    deadline = time.monotonic() + timeout
+    run = at.session_state["train.run"]
+    while run.running and time.monotonic() < deadline:
+        time.sleep(0.5)
+        at.run()
+    assert not run.running, "the run did not end in time"
+    return at.run()
+
+
+def test_defaults_render_without_a_run():
+    at = app_test(PAGE)
+    assert not at.exception
+    assert not at.button(key="train.start").disabled
+    assert at.button(key="train.stop").disabled
+    assert any("No run yet" in info.value for info in at.info)
+    assert any("parameters" in c.value and "MB" in c.value for c in at.caption)
+
+
+def test_short_run_finishes_publishes_and_feeds_the_similarity_page():
+    from explorer_core.train_setup import SharedModel
+    from explorer_core.ui.state import SHARED_MODEL
+    from explorer_core.ui.training import PARTS_KEY
+
+    at = small(app_test(PAGE))
+    at.button(key="train.start").click().run()
+    assert not at.exception
+    wait_for_end(at)
+    assert not at.exception
+    shared = at.session_state[SHARED_MODEL]
+    assert isinstance(shared, SharedModel) and shared.source == "trained"
+    assert "2 pre-training + 4 fine-tuning steps" in shared.label
+    assert shared.snapshots[0].step == 0 and shared.snapshots[-1].phase == "final"
+    assert at.get("progress")[0].proto.value == 100
+    assert not at.button(key="train.start").disabled and at.button(key="train.stop").disabled
+    # curves: MLM, NSP and similarity losses, dev Spearman with the lexical baseline
+    specs = {json.loads(c.proto.spec)["layout"]["title"]["text"]: json.loads(c.proto.spec)
+             for c in at.get("plotly_chart")}  # fmt: skip
+    loss = specs["Training loss (log scale)"]
+    assert [trace["name"] for trace in loss["data"]] == ["MLM loss", "NSP loss", "similarity loss"]
+    assert loss["layout"]["xaxis"]["title"]["text"] and loss["layout"]["yaxis"]["title"]["text"]
+    evals = specs["Dev Spearman at each evaluation"]
+    assert [trace["name"] for trace in evals["data"]] == ["this model", "lexical baseline (TF-IDF)"]
+    # final dev/test Spearman next to the baseline on the same split
+    table = at.dataframe[-1].value
+    assert list(table.iloc[:, 0]) == ["dev", "test"]
+    assert table.iloc[:, 2].between(-1, 1).all() and table.iloc[:, 3].between(-1, 1).all()
+    # the Similarity page uses the result
+    sim = app_test(
+        "pages/similarity.py",
+        state={SHARED_MODEL: shared, PARTS_KEY: at.session_state[PARTS_KEY]},
+    )
+    assert not sim.exception
+    assert "cosine: your model" in [m.label for m in sim.metric]
+
+
+def test_stop_keeps_the_model_and_a_second_train_is_refused():
+    from explorer_core.ui.state import SHARED_MODEL
+
+    at = small(app_test(PAGE), fine=100_000, objective="finetune")
+    at.button(key="train.start").click().run()
+    run = at.session_state["train.run"]
+    assert run.running
+    assert at.button(key="train.start").disabled and not at.button(key="train.stop").disabled
+    assert run.start() is False  # the guard behind the disabled button
+    at.button(key="train.stop").click().run()
+    wait_for_end(at)
+    assert run.status().state == "stopped"
+    assert at.session_state["train.run"] is run  # no second run was started
+    shared = at.session_state[SHARED_MODEL]
+    assert "stopped early" in shared.label
+    assert any("Stopped after" in p.proto.text for p in at.get("progress"))
+
+
+def test_uploaded_pairs_are_counted_and_bad_files_explained():
+    at = app_test(PAGE)
+    at.segmented_control(key="train.data").set_value("upload").run()
+    assert any("Upload a file" in info.value for info in at.info)
+    good = "sentence1\tsentence2\tscore\na cat\ta kitten\t4\na dog\ta car\t0.5\nbroken row\n"
+    good += "x\ty\tseven\n" + "".join(f"s{i}\tt{i}\t{i % 6}\n" for i in range(20))
+    at.file_uploader(key="train.data_file").upload("pairs.tsv", good.encode(), "text/plain")
+    at.run()
+    assert not at.exception
+    assert any("22 usable pairs (2 malformed rows skipped)" in c.value for c in at.caption)
+    at.file_uploader(key="train.data_file").upload("notes.txt", b"just some prose\nno scores\n")
+    at.run()
+    assert not at.exception
+    assert any("neither supported format" in e.value for e in at.error)
+    assert not at.get("plotly_chart")
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_bad_zips_keep_the_previous_model_and_a_good_zip_replaces_it():
+    from explorer_core.ui.state import SHARED_MODEL
+    from explorer_core.ui.training import zip_bytes
+
+    shared, _ = tiny_shared()
+    at = app_test(PAGE, state={SHARED_MODEL: shared})
+    assert any(shared.label in m.value for m in at.markdown)
+    for name, data in (("x.zip", b"not a zip at all"), ("y.zip", _zip({"readme.txt": b"hi"}))):
+        at.file_uploader(key="train.zip").upload(name, data, "application/zip")
+        at.run()
+        assert not at.exception
+        assert any("previous model stays" in e.value for e in at.error)
+        assert at.session_state[SHARED_MODEL] is shared
+    at.file_uploader(key="train.zip").upload("good.zip", zip_bytes(shared), "application/zip")
+    at.run()
+    assert not at.exception and not at.error
+    loaded = at.session_state[SHARED_MODEL]
+    assert loaded is not shared and loaded.source == "uploaded"
+    assert loaded.label == shared.label
+    assert any("Loaded the checkpoint" in s.value for s in at.success)
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"train.hidden": 32, "train.heads": 3}, "cannot be trained"),
+        (
+            {
+                "train.hidden": 1024,
+                "train.layers": 12,
+                "train.ffn": 4096,
+                "train.batch": 512,
+                "train.max_length": 256,
+            },
+            "MB but only",
+        ),  # fmt: skip
+    ],
+)
+def test_invalid_or_too_large_config_is_refused(values, message):
+    at = app_test(PAGE)
+    at.toggle(key="train.edit").set_value(True).run()
+    for key, value in values.items():
+        at.number_input(key=key).set_value(value)
+    at.run()
+    assert not at.exception
+    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+    assert at.button(key="train.start").disabled
+
+
+def test_tokenizer_from_the_lab_is_used_or_its_absence_explained():
+    from explorer_core.tokenization import new_tokenizer
+    from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
+
+    at = app_test(PAGE)
+    at.segmented_control(key="train.tok").set_value("lab").run()
+    assert any("Tokenizer Lab" in w.value for w in at.warning)
+    assert at.button(key="train.start").disabled
+    tokenizer = new_tokenizer("wordpiece")
+    tokenizer.train("a cat sat on the mat\nthe dog ran\n", 60)
+    at = app_test(PAGE, state={SHARED_TOKENIZER: tokenizer, SHARED_TOKENIZER_NAME: "my lab one"})
+    assert at.segmented_control(key="train.tok").value == "lab"
+    assert any("my lab one" in c.value for c in at.caption)
+    assert not at.button(key="train.start").disabled
