@@ -65,9 +65,9 @@ def corpus_text() -> tuple[str, str]:
     """(corpus, a short label of where it came from); raises lab.CorpusProblem."""
     if source == "builtin":
         lang = st.session_state["tok.train.lang"] or "mixed"
-        return builtin_corpus(lang), t(f"tok.train.lang.{lang}")
+        return builtin_corpus(lang), t("tok.train.builtin.label", lang=t(f"tok.train.lang.{lang}"))
     if source == "paste":
-        return lab.check_text(st.session_state["tok.train.paste"]), t("tok.train.src.paste")
+        return lab.check_text(st.session_state["tok.train.paste"]), t("tok.train.paste.label")
     if upload is None:
         raise lab.CorpusProblem("tok.train.err.no_file")
     return lab.decode_upload(upload.getvalue()), upload.name
