@@ -52,7 +52,8 @@ def test_choices_take_the_presets_sizes_unless_edited():
 
 
 def test_model_config_keeps_the_tutorial_choices_and_validates(tokenizer):
-    config = model_config(TrainChoices(preset="tutorial", hidden_size=64, max_length=100), tokenizer)
+    choices = TrainChoices(preset="tutorial", hidden_size=64, max_length=100)
+    config = model_config(choices, tokenizer)
     assert (config.norm_placement, config.position_embedding_type) == ("pre", "sinusoidal")
     assert config.type_vocab_size == 0 and config.hidden_size == 64
     assert config.max_position_embeddings == 200  # pre-training rows hold two sentences
