@@ -73,18 +73,20 @@ stage_names = {name: t(f"emb.sum.stage.{name}") for name in STAGES}
 st.subheader(t("emb.sum.table.head"))
 table = viz.sum_table(labels, ids, segments, parts)
 table = table.rename(columns={c: t(f"emb.sum.col.{c}") for c in table.columns})
-st.dataframe(table.style.format(precision=3), hide_index=True, height=min(420, 36 * len(ids) + 40))
+st.dataframe(table.style.format(precision=3), hide_index=True, height=min(420, 35 * len(ids) + 38))
 st.caption(t("emb.sum.table.caption") + " " + caption)
 
 # 2) one token, stage by stage
 st.subheader(t("emb.sum.token.head"))
+if st.session_state.get("emb.sum.pick", 0) >= len(ids):  # a shorter sentence
+    st.session_state["emb.sum.pick"] = 0
 pick = st.selectbox(
     t("emb.sum.pick"),
     range(len(ids)),
     key="emb.sum.pick",
     format_func=lambda i: f"{i}: {labels[i]} ({'AB'[segments[i]]})",
 )
-pick = min(pick, len(ids) - 1)
+pick = pick or 0
 hidden = parts["sum"].shape[-1]
 dims = st.slider(t("emb.sum.dims"), 4, min(64, hidden), key="emb.sum.dims")
 st.plotly_chart(

@@ -24,7 +24,7 @@ init(
         "emb.tokens.source": "pretrained",
         "emb.tokens.dim": 64,
         "emb.tokens.seed": 0,
-        "emb.tokens.pick": 0,
+        "emb.tokens.pick": 1,
         "emb.tokens.map": True,
         "emb.tokens.k": 5,
     }
@@ -74,18 +74,20 @@ st.dataframe(
         t("emb.tokens.col.id"): ids,
     },
     hide_index=True,
-    height=min(400, 36 * len(ids) + 40),
+    height=min(400, 35 * len(ids) + 38),
 )
 
 # 1) one-hot × E
 st.subheader(t("emb.tokens.onehot.head"))
+if st.session_state.get("emb.tokens.pick", 0) >= len(ids):  # a shorter sentence
+    st.session_state["emb.tokens.pick"] = 0
 pick = st.selectbox(
     t("emb.tokens.pick"),
     range(len(ids)),
     key="emb.tokens.pick",
     format_func=lambda i: f"{i}: {labels[i]} (id {ids[i]})",
 )
-pick = min(pick, len(ids) - 1)
+pick = pick or 0
 token_id = ids[pick]
 rows, dim = weight.shape
 st.markdown(t("emb.tokens.onehot.explain", id=token_id, rows=rows, dim=dim, token=labels[pick]))

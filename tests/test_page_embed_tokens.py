@@ -41,7 +41,7 @@ def _minilm_weight(minilm_dir) -> torch.Tensor:
 
 
 def test_pretrained_numbers_are_minilm_rows(minilm_dir):
-    at = app_test(PAGE)
+    at = app_test(PAGE, state={"emb.tokens.pick": 0})
     assert not at.exception
     ids = at.dataframe[0].value.iloc[:, 2].tolist()
     # bert-base-uncased ids: the=1996, king=2332, and=1998, queen=3035, castle=3317, .=1012
@@ -121,7 +121,13 @@ def test_trained_model_absent_and_present(tmp_path):
     assert "No model has been trained" in at.warning[0].value
     assert not at.get("plotly_chart")
     state, model = _trained_state(tmp_path)
-    state.update({"emb.tokens.source": "trained", "emb.tokens.text": "The cat sat on the mat."})
+    state.update(
+        {
+            "emb.tokens.source": "trained",
+            "emb.tokens.text": "The cat sat on the mat.",
+            "emb.tokens.pick": 0,
+        }
+    )
     at = app_test(PAGE, state=state)
     assert not at.exception
     assert at.dataframe[0].value.iloc[:, 2].tolist() == [5, 6, 7, 8, 5, 9, 10]

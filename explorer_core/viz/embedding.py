@@ -128,6 +128,7 @@ def pca_figure(
                 name=name,
                 text=part["token"],
                 textposition="top center",
+                textfont=dict(size=13 if in_sentence else 11),
                 customdata=np.stack([part["id"], part["cosine"]], axis=1) if len(part) else None,
                 marker=dict(
                     size=12 if in_sentence else 9,
@@ -146,7 +147,7 @@ def pca_figure(
             )
         )
     fig.update_layout(legend=dict(orientation="h", y=-0.2))
-    return style(fig, title=title, x_title=x_title, y_title=y_title, height=520)
+    return style(fig, title=title, x_title=x_title, y_title=y_title, height=640)
 
 
 def neighbour_frame(

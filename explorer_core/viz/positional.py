@@ -43,7 +43,8 @@ def square_figure(matrix: torch.Tensor, *, diverging: bool = True, **texts: str)
         text_format=".0f" if not diverging and z.shape[0] <= 16 else None,
         **texts,
     )
-    fig.update_yaxes(autorange="reversed", scaleanchor="x")
+    fig.update_xaxes(constrain="domain")
+    fig.update_yaxes(autorange="reversed", scaleanchor="x", constrain="domain")
     return fig
 
 
@@ -115,13 +116,19 @@ def spectrum_figure(
             "θ: %{customdata:.3g} rad<extra></extra>",
         )
     )
-    fig.add_hline(
-        y=trained_length,
-        line_dash="dash",
-        line_color="black",
-        annotation_text=line_label,
-        annotation_position="top left",
+    # subtle: shapes on a log axis take log10 coordinates, so the line is drawn as a trace
+    pairs = len(theta)
+    fig.add_trace(
+        go.Scatter(
+            x=[-0.5, pairs - 0.5],
+            y=[trained_length, trained_length],
+            mode="lines",
+            name=line_label,
+            line=dict(color="black", dash="dash"),
+            hovertemplate=f"{line_label}<extra></extra>",
+        )
     )
+    fig.update_layout(legend=dict(orientation="h", y=-0.25))
     fig.update_yaxes(type="log")
     return style(fig, title=title, x_title=x_title, y_title=y_title, height=400)
 
