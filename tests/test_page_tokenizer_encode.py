@@ -130,3 +130,11 @@ def test_chinese_interface():
     at = app_test(PAGE, timeout=180, state={"lang": "zh", "tok.encode.compare": False})
     assert not at.exception
     assert at.title[0].value == "文本 → 词元 → 编号"
+
+
+def test_without_minilm_the_page_falls_back_to_our_tokenizers(monkeypatch, tmp_path):
+    monkeypatch.setenv("EXPLORER_MINILM_PATH", str(tmp_path))  # no model files there
+    at = app_test(PAGE, timeout=180, state={"tok.encode.text": "ab 你好"})
+    assert not at.exception
+    assert at.session_state["tok.encode.source"] == "byte-bpe"
+    assert "BERT (MiniLM)" not in list(the_chart(at)["data"][0]["x"])
