@@ -9,6 +9,7 @@ from explorer_core.data import (
     NOT_NEXT,
     consecutive_pairs,
     encode_pair,
+    lines_without_tab,
     make_nsp_examples,
     nsp_batch,
     parse_tab_pairs,
@@ -113,3 +114,11 @@ def test_tutorial_masking_chooses_about_15_percent():
     assert chosen / total == pytest.approx(0.15, abs=0.01)
     with pytest.raises(ValueError, match="special tokens"):
         tutorial_example("a", "b", {"a": 0}, seq_len=8, seed=0)
+
+
+def test_lines_without_tab_and_word_lists_for_the_tutorial():
+    assert lines_without_tab(["a\tb", "  ", "no tab", "c\td", "again none"]) == [3, 5]
+    stoi = tutorial_vocab("the cat sat , on the mat".split())
+    words = tutorial_example(["the", "cat", ","], ["the", "mat"], stoi, seq_len=9, seed=1)
+    split = tutorial_example("the cat ,", "the mat", stoi, seq_len=9, seed=1)
+    assert words == split  # a word list is the same as the tutorial's whitespace split

@@ -6,7 +6,15 @@ import pytest
 import torch
 import transformers
 
-from explorer_core.masking import IGNORE_INDEX, KEEP, MASK, NONE, RANDOM, mask_tokens
+from explorer_core.masking import (
+    IGNORE_INDEX,
+    KEEP,
+    MASK,
+    NONE,
+    RANDOM,
+    mask_tokens,
+    running_shares,
+)
 
 VOCAB, MASK_ID, PAD, CLS, SEP = 1000, 4, 0, 2, 3
 SPECIALS = {PAD, 1, CLS, SEP, MASK_ID}
@@ -97,3 +105,17 @@ def test_bad_arguments_are_readable():
         mask_tokens(ids, vocab_size=VOCAB, special_ids=SPECIALS, mask_id=VOCAB, generator=g)
     with pytest.raises(ValueError, match="LongTensor"):
         mask_tokens(ids.float(), vocab_size=VOCAB, special_ids=SPECIALS, mask_id=4, generator=g)
+
+
+def test_running_shares_converge_and_are_seeded():
+    ids = torch.tensor([CLS, *range(10, 30), SEP])
+    kwargs = dict(draws=4000, vocab_size=VOCAB, special_ids=SPECIALS, mask_id=MASK_ID)
+    shares = running_shares(ids, generator=torch.Generator().manual_seed(0), **kwargs)
+    assert set(shares) == {"mask", "random", "keep"} and len(shares["mask"]) == 4000
+    assert float(shares["mask"][-1]) == pytest.approx(0.12, abs=0.008)  # n = 80,000 tokens
+    assert float(shares["random"][-1]) == pytest.approx(0.015, abs=0.003)
+    assert float(shares["keep"][-1]) == pytest.approx(0.015, abs=0.003)
+    again = running_shares(ids, generator=torch.Generator().manual_seed(0), **kwargs)
+    assert torch.equal(shares["mask"], again["mask"])
+    with pytest.raises(ValueError, match="no token to mask"):
+        running_shares(torch.tensor([CLS, SEP]), generator=torch.Generator(), **kwargs)

@@ -52,7 +52,7 @@ def test_default_is_minilm_head_view_with_weights_and_scores(page):
     assert len(z) == len(z[0]) >= 10  # [CLS] the cat ... [SEP]
     assert all(abs(sum(r) - 1) < 1e-5 for r in z)  # every row of weights sums to 1
     assert weights["layout"]["xaxis"]["title"]["text"] and weights["layout"]["yaxis"]["title"]
-    assert "pretrained all-MiniLM-L6-v2" in " ".join(c.value for c in page.caption)
+    assert "pretrained model all-MiniLM-L6-v2" in " ".join(c.value for c in page.caption)
     metrics = [m.value for m in page.metric]
     assert len(metrics) == 5 and float(metrics[-1]) == pytest.approx(z[0][0], abs=1e-4)
     assert len(row["data"]) == 2  # bars (weights) and the score line

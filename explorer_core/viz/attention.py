@@ -71,7 +71,7 @@ def head_figure(
     fig = heatmap(
         weights, x=labels, y=labels, title=title, x_title=key_title, y_title=query_title,
         value_title=value_title, zmin=0.0, zmax=1.0,
-        text_format=".2f" if len(labels) <= 14 else None, height=max(420, 26 * len(labels) + 160),
+        text_format=".2f" if len(labels) <= 10 else None, height=max(420, 26 * len(labels) + 160),
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed")
     if segments is not None and len(set(segments)) > 1:
@@ -101,15 +101,16 @@ def scores_figure(
         shown, x=labels, y=labels, title=title, x_title=key_title, y_title=query_title,
         value_title=value_title, diverging=True, height=max(420, 26 * len(labels) + 160),
     )  # fmt: skip
+    fig.update_layout(plot_bgcolor="#BBBBBB")  # masked cells (NaN) show the grey background
     blocked = np.argwhere(scores < NEG_THRESHOLD)
-    if len(labels) <= 24 and len(blocked):
+    if len(labels) <= 12 and len(blocked):
         fig.add_trace(
             go.Scatter(
                 x=[labels[k] for _, k in blocked], y=[labels[q] for q, _ in blocked],
                 mode="text", text=["−∞"] * len(blocked), hoverinfo="skip", showlegend=False,
             )
         )  # fmt: skip
-    if len(labels) <= 14:
+    if len(labels) <= 10:
         fig.update_traces(texttemplate="%{z:.2f}", selector=dict(type="heatmap"))
     fig.update_yaxes(autorange="reversed")
     return fig
@@ -197,7 +198,7 @@ def kind_strip(
         hovertemplate="%{x}<br>%{customdata}<extra></extra>", xgap=2,
     )  # fmt: skip
     fig = go.Figure(trace)
-    return style(fig, title=title, x_title=position_title, y_title="", height=260)
+    return style(fig, title=title, x_title=position_title, y_title="", height=330)
 
 
 def shares_figure(
@@ -214,7 +215,7 @@ def shares_figure(
             hovertemplate=f"{x_title}: %{{x}}<br>{names[kind]}: %{{y:.2f}}%<extra></extra>",
         )  # fmt: skip
         fig.add_hline(y=100 * expected[kind], line=dict(color=CATEGORICAL[i], dash="dash"))
-    fig.update_xaxes(type="log")
+    fig.update_xaxes(type="log", dtick=1)  # one tick per power of ten
     return style(fig, title=title, x_title=x_title, y_title=y_title, height=380)
 
 

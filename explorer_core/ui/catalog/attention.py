@@ -23,7 +23,7 @@ EN = {
     ),
     "attn.src.caption.fresh": "a fresh, untrained small BERT ({label}): illustrative numbers",
     "attn.src.caption.trained": "the model trained in this app ({label})",
-    "attn.src.caption.pretrained": "the real pretrained all-MiniLM-L6-v2 ({label})",
+    "attn.src.caption.pretrained": "the real pretrained model {label}",
     "attn.mode": "Input",
     "attn.mode.single": "One sentence",
     "attn.mode.pair": "Sentence pair",
@@ -73,7 +73,7 @@ EN = {
     "attn.scores.title": "Scores before softmax, layer {layer}, head {head}",
     "attn.head.caption": (
         "Left: the weights (each row sums to 1). Right: the same head's scores q·k/√d with the "
-        "mask added, before the softmax; a blank cell marked −∞ is masked and gets weight 0. "
+        "mask added, before the softmax; a grey cell (score −∞) is masked and gets weight 0. "
         "Source: {src}."
     ),
     "attn.cell.title": "One weight, step by step",
@@ -143,7 +143,7 @@ ZH = {
     ),
     "attn.src.caption.fresh": "一个全新、未训练的小型 BERT（{label}）：仅作示意的数字",
     "attn.src.caption.trained": "在本应用中训练的模型（{label}）",
-    "attn.src.caption.pretrained": "真实的预训练模型 all-MiniLM-L6-v2（{label}）",
+    "attn.src.caption.pretrained": "真实的预训练模型 {label}",
     "attn.mode": "输入",
     "attn.mode.single": "单个句子",
     "attn.mode.pair": "句子对",
@@ -188,7 +188,7 @@ ZH = {
     "attn.scores.title": "softmax 之前的分数，第 {layer} 层，第 {head} 个头",
     "attn.head.caption": (
         "左：权重（每行之和为 1）。右：同一个头在 softmax 之前的分数 q·k/√d，已加上掩码；"
-        "标着 −∞ 的空白格被掩码遮住，权重为 0。来源：{src}。"
+        "灰色的格子（分数为 −∞）被掩码遮住，权重为 0。来源：{src}。"
     ),
     "attn.cell.title": "一个权重，一步一步算",
     "attn.query": "查询词元（行）",
