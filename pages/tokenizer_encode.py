@@ -64,14 +64,13 @@ m3.metric(t("tok.encode.metric.ratio"), f"{len(tokens) / chars:.2f}")
 
 # 1) the spans
 st.subheader(t("tok.encode.spans.head"))
-readable = cache.vocab_form(tokenizer)
-html = viz.spans_html(tokens, text, id_word=t("tok.encode.hover_id"), vocab_form=readable)
+html = viz.spans_html(tokens, text, id_word=t("tok.encode.hover_id"))
 st.markdown(html, unsafe_allow_html=True)
 st.caption(t("tok.encode.spans.caption", source=source_name(source)))
 
 # 2) token -> id table
 st.subheader(t("tok.encode.table.head"))
-table = viz.token_frame(tokens, counts, readable).rename(
+table = viz.token_frame(tokens, counts).rename(
     columns={
         "position": t("tok.encode.col.position"),
         "token": t("tok.encode.col.token"),
@@ -89,17 +88,13 @@ if st.toggle(t("tok.encode.compare"), key="tok.encode.compare"):
     rows = {}
     with st.spinner(t("tok.encode.training")):
         for other in sources:
-            other_tokenizer = cache.resolve(other)[0]
             other_tokens = cache.tokens_with_specials(
-                other_tokenizer, text, st.session_state["tok.encode.specials"]
+                cache.resolve(other)[0], text, st.session_state["tok.encode.specials"]
             )
             name = source_name(other, short=True)
             rows[name] = viz.script_counts(other_tokens, text)
             st.markdown(t("tok.encode.compare.tokens", name=name, n=len(other_tokens)))
-            other_html = viz.spans_html(
-                other_tokens, text, vocab_form=cache.vocab_form(other_tokenizer)
-            )
-            st.markdown(other_html, unsafe_allow_html=True)
+            st.markdown(viz.spans_html(other_tokens, text), unsafe_allow_html=True)
     frame = viz.comparison_frame(rows)
     st.dataframe(
         frame.rename(

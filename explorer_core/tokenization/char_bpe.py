@@ -220,8 +220,7 @@ class CharBPETokenizer(Tokenizer):
                 for token_id, a, b in self.word_ids(word, steps):
                     start, end = offset + aligned[a][1], offset + aligned[b - 1][1] + 1
                     name = self._inverse[token_id]
-                    piece = text[start:end] if token_id == UNK else name.removesuffix(END)
-                    raw = piece.encode()  # what the token stands for, without </w>
+                    raw = (text[start:end] if token_id == UNK else name).encode()
                     tokens.append(Token(token_id, name, raw, start, end, token_id == UNK))
         return tokens
 

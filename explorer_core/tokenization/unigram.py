@@ -166,8 +166,7 @@ class UnigramTokenizer(Tokenizer):
 
     def _tokens(self, piece: str, piece_id: int, span: tuple[int, int]) -> list[Token]:
         if piece_id != 0:
-            raw = piece.replace(SPACE, " ").encode()
-            return [Token(piece_id, piece, raw, *span)]
+            return [Token(piece_id, piece, piece.encode(), *span)]
         known = self._vocab.get(piece)
         if known is not None:
             return [Token(known, piece, piece.encode(), *span)]

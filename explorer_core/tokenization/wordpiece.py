@@ -9,7 +9,7 @@ a word longer than `max_input_chars_per_word` = 100 characters):
 >>> [t.text for t in tok.explain("Unaffable ax")]
 ['un', '##aff', '##able', '[UNK]']
 
-A token's `raw` bytes are the text it stands for (without `##`; the original word for `[UNK]`).
+A token's `raw` bytes are its vocabulary string ("##able"); for `[UNK]`, the word it replaced.
 
 `WordPieceTokenizer.from_vocab(path)` reads a BERT `vocab.txt` and encodes exactly as transformers'
 `BertTokenizer(vocab=path)`: the same normalization (see `bert_basic`), the same specials matched
@@ -167,7 +167,7 @@ class WordPieceTokenizer(Tokenizer):
                 for piece, a, b in self.word_pieces(word):
                     start, end = offset + index[a], offset + index[b - 1] + 1
                     unk = piece == "[UNK]"  # its bytes are the original word's, for hovering
-                    raw = text[start:end].encode() if unk else piece.removeprefix(PREFIX).encode()
+                    raw = text[start:end].encode() if unk else piece.encode()
                     tokens.append(Token(self._vocab[piece], piece, raw, start, end, unk))
         if add_special_tokens:
             tokens = [self._special("[CLS]", 0)] + tokens + [self._special("[SEP]", len(text))]

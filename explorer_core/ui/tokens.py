@@ -19,8 +19,6 @@ CORPUS = "mixed"  # the built-in corpus every default tokenizer is trained on
 DEFAULT_VOCAB = 2000  # vocabulary size of the default tokenizers
 MAX_CHARS = 20_000  # longer texts are refused with a message (the page must stay responsive)
 LAB, BERT = "lab", "bert"  # source names besides the algorithms
-# algorithms whose vocabulary strings read well ("##ing", "the</w>"); the others show their bytes
-READABLE_VOCAB = frozenset({"wordpiece", "char-bpe", "word"})
 
 
 @st.cache_resource(max_entries=len(ALGORITHMS) * 2, show_spinner=False)
@@ -82,11 +80,6 @@ def follow_lab(source_key: str) -> None:
             st.session_state[source_key] = LAB
     if st.session_state.get(source_key) not in available_sources():
         st.session_state[source_key] = available_sources()[0]
-
-
-def vocab_form(tokenizer: Tokenizer) -> bool:
-    """Show this tokenizer's vocabulary strings (True) or the bytes its tokens stand for."""
-    return tokenizer.algo in READABLE_VOCAB
 
 
 def lab_name() -> str:

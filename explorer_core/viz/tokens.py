@@ -27,21 +27,17 @@ GAP_STYLE = "color:#888;padding:0 1px"
 _PARTIAL = re.compile("(⟨[0-9a-f ]+⟩…)")
 
 
-def token_label(token: Token, vocab_form: bool = False) -> str:
-    """What a span shows, whitespace made visible: the vocabulary string when it is readable
-    (`vocab_form`: "##ing", "the</w>"), else the decoded bytes, a cut character's bytes as hex.
+def token_label(token: Token) -> str:
+    """What a span shows: the token's bytes decoded ("##ing", "the</w>", "▁the" as the
+    vocabulary holds them), whitespace made visible, a cut character's bytes as hex.
 
     >>> token_label(Token(5, "Ġhi", b" hi", 0, 3))
     '·hi'
     >>> token_label(Token(7, "x", "你".encode()[:2], 0, 1))
     '⟨e4 bd⟩…'
-    >>> token_label(Token(9, "##ing", b"ing", 0, 3), vocab_form=True)
-    '##ing'
     """
     if token.special:
         return token.text
-    if vocab_form:
-        return visible_whitespace(token.text)
     parts = _PARTIAL.split(display_bytes(token.raw))  # odd parts are ⟨..⟩… markers: keep spaces
     return "".join(p if k % 2 else visible_whitespace(p) for k, p in enumerate(parts))
 
@@ -55,9 +51,7 @@ def hex_bytes(raw: bytes) -> str:
     return " ".join(f"{b:02x}" for b in raw)
 
 
-def spans_html(
-    tokens: Sequence[Token], text: str, *, id_word: str = "id", vocab_form: bool = False
-) -> str:
+def spans_html(tokens: Sequence[Token], text: str, *, id_word: str = "id") -> str:
     """The text as coloured token spans (inline HTML), each with an id/bytes tooltip."""
     parts: list[str] = []
     cursor = 0
@@ -66,7 +60,7 @@ def spans_html(
             gap = html.escape(visible_whitespace(text[cursor : token.start]))
             parts.append(f'<span style="{GAP_STYLE}">{gap}</span>')
         tip = html.escape(f"{id_word} {token.id} · {hex_bytes(token.raw)}", quote=True)
-        label = html.escape(token_label(token, vocab_form))
+        label = html.escape(token_label(token))
         look = SPECIAL_STYLE if token.special else SPAN_STYLE.format(bg=TINTS[index % len(TINTS)])
         parts.append(f'<span title="{tip}" style="{look}">{label}</span>')
         if "\n" in text[token.start : token.end]:
@@ -79,14 +73,12 @@ def spans_html(
     return f'<div style="line-height:2.1;font-size:1.05rem;word-break:break-all">{body}</div>'
 
 
-def token_frame(
-    tokens: Sequence[Token], counts: Mapping[int, int], vocab_form: bool = False
-) -> pd.DataFrame:
+def token_frame(tokens: Sequence[Token], counts: Mapping[int, int]) -> pd.DataFrame:
     """One row per token in order: position, token, id, bytes (hex), count in the corpus."""
     return pd.DataFrame(
         {
             "position": range(len(tokens)),
-            "token": [token_label(t, vocab_form) for t in tokens],
+            "token": [token_label(t) for t in tokens],
             "id": [t.id for t in tokens],
             "bytes": [hex_bytes(t.raw) for t in tokens],
             "count": [counts.get(t.id, 0) for t in tokens],

@@ -42,9 +42,9 @@ EN = {
         "Each coloured box is one token; hover it for its id and its UTF-8 bytes. "
         "· is a space, → a tab, ↵ a new line. Grey text was dropped by the tokenizer (BERT drops "
         "spaces). Dark boxes are special tokens. ⟨e4 bd⟩… marks the bytes of a character that "
-        "is cut between two tokens. WordPiece, character BPE and word-level boxes show the "
-        "vocabulary string (##ing continues a word, </w> ends one); the others show the text "
-        "the token stands for. Tokenizer: {source}."
+        "is cut between two tokens. Boxes show tokens as the vocabulary holds them: ##ing "
+        "continues a word (WordPiece), </w> ends one (character BPE), ▁ marks a space "
+        "(Unigram). Tokenizer: {source}."
     ),
     "tok.encode.hover_id": "id",
     "tok.encode.table.head": "Token → id",
@@ -120,8 +120,8 @@ ZH = {
         "每个彩色方框是一个词元；把鼠标停在上面可以看到它的编号和 UTF-8 字节。"
         "· 表示空格，→ 表示制表符，↵ 表示换行。灰色文字是被分词器丢掉的部分（BERT 会丢掉空格）。"
         "深色方框是特殊词元。⟨e4 bd⟩… 表示一个字符被切在两个词元之间时的字节。"
-        "WordPiece、字符级 BPE 和词级的方框显示词表中的字符串"
-        "（##ing 接续一个词，</w> 结束一个词）；其他分词器显示词元代表的文本。分词器：{source}。"
+        "方框按词表中的样子显示词元：##ing 接续一个词（WordPiece），</w> 结束一个词（字符级 BPE），"
+        "▁ 表示空格（Unigram）。分词器：{source}。"
     ),
     "tok.encode.hover_id": "编号",
     "tok.encode.table.head": "词元 → 编号",
