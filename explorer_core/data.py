@@ -60,7 +60,7 @@ def parse_tab_pairs(lines: Iterable[str]) -> list[tuple[str, str]]:
 def lines_without_tab(lines: Iterable[str]) -> list[int]:
     """1-based numbers of the non-blank lines that have no tab (so cannot be "A<TAB>B").
 
-    >>> lines_without_tab(["a\tb", "", "just one sentence"])
+    >>> lines_without_tab(["a\\tb", "", "just one sentence"])
     [3]
     """
     return [n for n, line in enumerate(lines, start=1) if line.strip() and "\t" not in line]
