@@ -13,6 +13,7 @@ from explorer_core.ui.state import init
 from explorer_core.viz import positional as viz
 
 SCHEMES = ("sinusoidal", "learned", "relative", "rotary")
+RELATIVE_SHOWN = 48  # positions drawn for the relative scheme
 init(
     {
         "emb.pos.length": 128,
@@ -75,18 +76,19 @@ elif scheme == "learned":
     similarity = pa.position_similarity(table)
     origin = t("emb.pos.origin.pretrained")
 elif scheme == "relative":
-    distance = pa.relative_distance_matrix(length, clip)
+    shown = min(length, RELATIVE_SHOWN)  # a thin band on 512 positions: zoom on the start
+    distance = pa.relative_distance_matrix(shown, clip)
     left.plotly_chart(
         viz.square_figure(
             distance,
-            diverging=True,
-            title=t("emb.pos.rel.title", clip=clip),
+            text_format=".0f",
+            title=t("emb.pos.rel.title", clip=clip, shown=shown),
             value_title=t("emb.pos.axis.distance"),
             **pair_axes,
         ),
         key="emb.pos.table",
     )
-    similarity = pa.relative_bias_matrix(length, clip, dim, seed=0)
+    similarity = pa.relative_bias_matrix(shown, clip, dim, seed=0)
     origin = t("emb.pos.origin.fresh")
 else:
     table = pa.rope_cos_table(length, dim, base)

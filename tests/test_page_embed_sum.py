@@ -47,9 +47,9 @@ def test_layer_norm_table_and_metrics():
 
 def test_segment_changes_only_segment_part():
     at = app_test(PAGE, state={**PAIR, "emb.sum.pick": 6, "emb.sum.dims": 8})
-    segment_b = chart_array(figure_with_title(at, "'It' at position 6")["data"][0]["z"])
+    segment_b = chart_array(figure_with_title(at, "at position 6:")["data"][0]["z"])
     at.selectbox(key="emb.sum.pick").set_value(1).run()
-    segment_a = chart_array(figure_with_title(at, "'The' at position 1")["data"][0]["z"])
+    segment_a = chart_array(figure_with_title(at, "at position 1:")["data"][0]["z"])
     a, b = segment_a.reshape(5, 8), segment_b.reshape(5, 8)
     assert not np.allclose(a[2], b[2])  # segment A and B vectors differ
 

@@ -209,7 +209,7 @@ def stage_figure(
     over its first `dims` dimensions, numbers written in the cells."""
     order = ("token", "position", "segment", "sum", "output")
     z = np.stack([parts[name][0, index, :dims].double().numpy() for name in order])
-    return heatmap(
+    fig = heatmap(
         z,
         x=list(range(z.shape[1])),
         y=[stage_names[n] for n in order],
@@ -218,3 +218,5 @@ def stage_figure(
         height=340,
         **texts,
     )
+    fig.update_yaxes(autorange="reversed")  # token on top, LayerNorm output at the bottom
+    return fig

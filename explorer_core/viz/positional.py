@@ -24,25 +24,30 @@ def table_figure(
     fig = heatmap(
         z, x=list(range(z.shape[1])), y=list(range(z.shape[0])), diverging=True, height=460, **texts
     )
+    fig.update_traces(colorbar=dict(title=dict(side="right")))
     fig.update_yaxes(autorange="reversed")
     if trained_length is not None and trained_length < z.shape[0]:
         fig.add_hline(y=trained_length - 0.5, line_dash="dash", line_color="black")
     return fig
 
 
-def square_figure(matrix: torch.Tensor, *, diverging: bool = True, **texts: str) -> go.Figure:
-    """Heatmap of a (T, T) position-by-position matrix, position 0 at the top left."""
+def square_figure(
+    matrix: torch.Tensor, *, text_format: str | None = None, **texts: str
+) -> go.Figure:
+    """Heatmap of a (T, T) position-by-position matrix, position 0 at the top left, square cells;
+    `text_format` (e.g. ".0f") writes the values in small matrices."""
     z = matrix.detach().double().numpy()
     axis = list(range(z.shape[0]))
     fig = heatmap(
         z,
         x=axis,
         y=axis,
-        diverging=diverging,
+        diverging=True,
         height=460,
-        text_format=".0f" if not diverging and z.shape[0] <= 16 else None,
+        text_format=text_format if z.shape[0] <= 16 else None,
         **texts,
     )
+    fig.update_traces(colorbar=dict(title=dict(side="right")))
     fig.update_xaxes(constrain="domain")
     fig.update_yaxes(autorange="reversed", scaleanchor="x", constrain="domain")
     return fig
@@ -104,6 +109,7 @@ def spectrum_figure(
     theta = spectrum["theta"].numpy()
     fig = go.Figure(
         go.Bar(
+            showlegend=False,
             x=spectrum["pair"].numpy(),
             y=spectrum["wavelength"].numpy(),
             marker=dict(

@@ -52,7 +52,7 @@ EN = {
     "emb.pos.axis.score": "q·k (1 at offset 0)",
     "emb.pos.sin.title": "Sinusoidal table PE (positions × dimensions)",
     "emb.pos.learned.title": "Learned position table of MiniLM",
-    "emb.pos.rel.title": "Which distance each (i, j) uses, clipped to ±{clip}",
+    "emb.pos.rel.title": "Which distance each (i, j) uses, clipped to ±{clip} (first {shown})",
     "emb.pos.rope.title": "RoPE angles: cos(m·θᵢ) per position and pair",
     "emb.pos.sim.title.sinusoidal": "PE·PEᵀ / (d/2): similarity of positions",
     "emb.pos.sim.title.learned": "PE·PEᵀ of the learned table",
@@ -70,8 +70,7 @@ EN = {
     "emb.pos.caption.relative": (
         "Left: the distance j − i each query/key pair looks up, clamped to ±{clip}; each of the "
         "2·{clip}+1 values has its own learned vector (d = {dim}). Right: the resulting bias for "
-        "one "
-        "fixed query, constant along every diagonal and flat beyond ±{clip}."
+        "one fixed query, constant along every diagonal and flat beyond ±{clip}."
     ),
     "emb.pos.caption.rotary": (
         "T = {length}, d = {dim}, base = {base}. Right: the all-ones vector u rotated at position "
@@ -98,11 +97,12 @@ EN = {
     ),
     "emb.pos.decay.title": "q·k against distance: RoPE's long-range decay",
     "emb.pos.decay.score": "q·k for q = k = all ones",
-    "emb.pos.decay.bound": "RoFormer's upper bound (relative)",
+    "emb.pos.decay.bound": "RoFormer's decay term (1/(d/2))·Σⱼ|Sⱼ|, relative",
     "emb.pos.decay.caption": (
         "Exact values for d = {dim}, base = {base}: the same vector at two positions m − n apart "
-        "scores less and less as the distance grows (with ripples). The upper bound from the "
-        "RoFormer paper (section 3.4.3) shows the trend; both are divided by their value at 0."
+        "scores less and less as the distance grows (with ripples). The RoFormer paper (section "
+        "3.4.3) bounds |q·k| by a constant times the term in orange, S_j = Σ_(k<j) e^(i(m−n)θ_k), "
+        "which decays with distance; both curves are divided by their value at offset 0."
     ),
     "emb.pos.beyond.head": "Beyond the trained length ({n} positions)",
     "emb.pos.beyond.sin": "Sinusoidal",
@@ -203,7 +203,7 @@ ZH = {
     "emb.pos.axis.score": "q·k（偏移为 0 时为 1）",
     "emb.pos.sin.title": "正弦表 PE（位置 × 维度）",
     "emb.pos.learned.title": "MiniLM 的可学习位置表",
-    "emb.pos.rel.title": "每个 (i, j) 使用的距离，截断到 ±{clip}",
+    "emb.pos.rel.title": "每个 (i, j) 使用的距离，截断到 ±{clip}（前 {shown} 个位置）",
     "emb.pos.rope.title": "RoPE 角度：每个位置和分量对的 cos(m·θᵢ)",
     "emb.pos.sim.title.sinusoidal": "PE·PEᵀ / (d/2)：位置之间的相似度",
     "emb.pos.sim.title.learned": "可学习表的 PE·PEᵀ",
@@ -243,11 +243,11 @@ ZH = {
     ),
     "emb.pos.decay.title": "q·k 随距离变化：RoPE 的远程衰减",
     "emb.pos.decay.score": "q = k = 全 1 时的 q·k",
-    "emb.pos.decay.bound": "RoFormer 的上界（相对值）",
+    "emb.pos.decay.bound": "RoFormer 的衰减项 (1/(d/2))·Σⱼ|Sⱼ|（相对值）",
     "emb.pos.decay.caption": (
         "d = {dim}、base = {base} 时的精确值：同一个向量放在相距 m − n 的两个位置上，距离越大，"
-        "得分越低（带有波动）。RoFormer 论文（第 3.4.3 节）中的上界显示了这一趋势；两者都除以了偏移"
-        "为 0 时的值。"
+        "得分越低（带有波动）。RoFormer 论文（第 3.4.3 节）用一个常数乘以橙色的这一项来界定 |q·k|，"
+        "其中 S_j = Σ_(k<j) e^(i(m−n)θ_k)，它随距离衰减；两条曲线都除以了偏移为 0 时的值。"
     ),
     "emb.pos.beyond.head": "超出训练长度（{n} 个位置）之后",
     "emb.pos.beyond.sin": "正弦",
