@@ -45,6 +45,11 @@ def test_train_and_scrub(browser):
     chart.scroll_into_view_if_needed()
     SHOTS.mkdir(parents=True, exist_ok=True)
     chart.screenshot(path=str(SHOTS / "tok-train-curve.png"))
+    # play: the fragment advances k by itself (744 // 60 = 12 merges per tick)
+    page.get_by_text("Play", exact=True).click()
+    page.get_by_text("k = 15 of 744").wait_for(timeout=30_000)
+    page.get_by_text("Play", exact=True).click()
+    browser.wait_idle()
     assert browser.exceptions() == []
     assert browser.foreign_requests() == []
 
