@@ -146,6 +146,15 @@ def pretrain_lines(corpus: str, train_pairs: Sequence[SentencePair]) -> tuple[st
     return (*corpus.splitlines(), "", *pairs)
 
 
+def _eval_every(every: int, steps: int) -> int:
+    """Evaluate at least about 10 times per phase, never more often than every 5 steps.
+
+    >>> _eval_every(25, 300), _eval_every(25, 100), _eval_every(25, 20), _eval_every(0, 100)
+    (25, 10, 5, 0)
+    """
+    return min(int(every), max(5, int(steps) // 10)) if every else 0
+
+
 def build_plan(
     choices: TrainChoices,
     tokenizer: Tokenizer,
@@ -163,18 +172,19 @@ def build_plan(
     budget = choices.time_budget
     common = {
         "batch_size": int(choices.batch_size), "learning_rate": float(choices.learning_rate),
-        "eval_every": int(choices.eval_every), "snapshot_every": int(choices.snapshot_every),
-        "seed": int(choices.seed),
+        "snapshot_every": int(choices.snapshot_every), "seed": int(choices.seed),
     }  # fmt: skip
     pretrain = None
     if pretraining:
         pretrain = PretrainConfig(
             steps=int(choices.pretrain_steps), time_budget=budget * share if budget else None,
-            max_length=2 * choices.max_length, **common,
+            max_length=2 * choices.max_length,
+            eval_every=_eval_every(choices.eval_every, choices.pretrain_steps), **common,
         )  # fmt: skip
     finetune = FinetuneConfig(
         steps=int(choices.finetune_steps), time_budget=budget * (1 - share) if budget else None,
-        max_length=choices.max_length, pooling=get_preset(choices.preset).pooling, **common,
+        max_length=choices.max_length, pooling=get_preset(choices.preset).pooling,
+        eval_every=_eval_every(choices.eval_every, choices.finetune_steps), **common,
     )  # fmt: skip
     return TrainingPlan(
         tokenizer=tokenizer, model_config=config, pooling=finetune.pooling,

@@ -145,5 +145,6 @@ else:
     st.caption(t("sim.scatter.caption", n=len(frame), model=caption))
     st.subheader(t("sim.worst.head"))
     worst = frame.reindex(frame["error"].abs().sort_values(ascending=False).index).head(10)
+    worst = worst.drop(columns="cosine")  # on the chart already; keeps the sentences readable
     worst = worst.rename(columns={c: t(f"sim.col.{c}") for c in worst.columns})
     st.dataframe(worst.style.format(precision=2), hide_index=True)

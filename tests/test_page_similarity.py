@@ -146,3 +146,10 @@ def test_dev_pairs_scatter_shows_where_the_model_is_wrong():
     assert _metrics(at)["Spearman ρ (rank agreement with people)"] == pytest.approx(rho, abs=1e-3)
     assert "your model" in at.caption[-1].value.lower() or shared.label in at.caption[-1].value
     assert len(at.dataframe[0].value) == 10  # the ten worst pairs
+
+
+def test_page_reads_in_chinese():
+    at = app_test(PAGE, state={"lang": "zh"})
+    assert not at.exception
+    assert at.title[0].value == "句子相似度"
+    assert "余弦：MiniLM（预训练）" in [m.label for m in at.metric]

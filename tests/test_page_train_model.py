@@ -193,3 +193,10 @@ def test_tokenizer_from_the_lab_is_used_or_its_absence_explained():
     assert at.segmented_control(key="train.tok").value == "lab"
     assert any("my lab one" in c.value for c in at.caption)
     assert not at.button(key="train.start").disabled
+
+
+def test_page_reads_in_chinese():
+    at = app_test(PAGE, state={"lang": "zh"})
+    assert not at.exception
+    assert at.title[0].value == "训练一个句向量模型"
+    assert at.button(key="train.start").label == "开始训练"

@@ -160,8 +160,14 @@ def _upload_zip(running: bool) -> None:
 def result_panel(parts: Parts, data_key: str, running: bool) -> None:
     """The session's model: Spearman next to the baseline, download and upload of checkpoints."""
     st.subheader(t("train.result.head"))
+    top = st.container()  # filled after the uploader below, which may replace the model
     _upload_zip(running)
     shared = ui.shared_model()
+    with top:
+        _model_summary(shared, parts, data_key)
+
+
+def _model_summary(shared: SharedModel | None, parts: Parts, data_key: str) -> None:
     if shared is None:
         st.info(t("train.result.none"))
         return

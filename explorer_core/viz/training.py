@@ -84,8 +84,10 @@ def loss_figure(
             "<extra></extra>",
         )  # fmt: skip
     style(fig, title=title, x_title=x_title, y_title=y_title, height=360)
-    fig.update_yaxes(type="log")
-    fig.update_layout(legend=dict(orientation="h", y=-0.25))
+    ticks = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20]
+    fig.update_yaxes(type="log", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
+    fig.update_layout(showlegend=True, legend=dict(orientation="h", y=-0.25))
+    fig.update_xaxes(rangemode="tozero", tickformat="d")
     return fig
 
 
@@ -108,14 +110,15 @@ def eval_figure(
     )  # fmt: skip
     if baseline is not None:
         fig.add_scatter(
-            x=[frame["step"].min() if len(frame) else 0, frame["step"].max() if len(frame) else 1],
+            x=[0, frame["step"].max() if len(frame) else 1],
             y=[baseline, baseline], mode="lines", name=baseline_name,
             line=dict(color=CATEGORICAL[1], dash="dash"),
             hovertemplate=f"{baseline_name}: %{{y:.3f}}<extra></extra>",
         )  # fmt: skip
     style(fig, title=title, x_title=x_title, y_title=y_title, height=360)
     fig.update_yaxes(range=[-1.0, 1.0])
-    fig.update_layout(legend=dict(orientation="h", y=-0.25))
+    fig.update_xaxes(rangemode="tozero", tickformat="d")
+    fig.update_layout(showlegend=True, legend=dict(orientation="h", y=-0.25))
     return fig
 
 
