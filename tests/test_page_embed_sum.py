@@ -103,3 +103,26 @@ def test_chinese_interface():
     assert not at.exception
     assert at.title[0].value.startswith("嵌入求和")
     assert "词元" in at.dataframe[0].value.columns
+
+
+def test_fresh_model_with_a_lab_tokenizer_without_specials():
+    """A byte-level BPE from the Tokenizer Lab has no [CLS]/[SEP]/[PAD]: BertVocab adds them after
+    its last id (273 -> [PAD] 273, [CLS] 274, [SEP] 275), as the Train page's models do."""
+    from explorer_core.tokenization import new_tokenizer
+
+    tokenizer = new_tokenizer("byte-bpe")
+    tokenizer.train("the cat sat on the mat. the dog sat on the log. " * 20, 280)
+    state = {
+        "shared.tokenizer": tokenizer,
+        "shared.tokenizer_name": "byte-bpe, 273 tokens",
+        "emb.sum.source": "fresh",
+        "emb.sum.a": "the cat",
+        "emb.sum.b": "the dog",
+    }
+    at = app_test(PAGE, state=state)
+    assert not at.exception
+    ids = at.dataframe[0].value["id"].tolist()
+    cat, dog = tokenizer.encode("the cat"), tokenizer.encode("the dog")
+    assert ids == [274, *cat, 275, *dog, 275]
+    assert at.dataframe[0].value["segment"].tolist() == [0] * (len(cat) + 2) + [1] * (len(dog) + 1)
+    assert any("byte-bpe, 273 tokens" in c.value for c in at.caption)

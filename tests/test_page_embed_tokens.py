@@ -154,3 +154,22 @@ def test_chinese_interface_and_widget_change():
     assert at.dataframe[0].value.iloc[:, 2].tolist() == [3035]
     at.toggle(key="emb.tokens.map").set_value(False).run()
     assert len(at.get("plotly_chart")) == 2
+
+
+def test_fresh_model_with_a_lab_tokenizer():
+    from explorer_core.tokenization import new_tokenizer
+
+    tokenizer = new_tokenizer("byte-bpe")
+    tokenizer.train("the cat sat on the mat. the dog sat on the log. " * 20, 280)
+    state = {
+        "shared.tokenizer": tokenizer,
+        "shared.tokenizer_name": "byte-bpe, 273 tokens",
+        "emb.tokens.source": "fresh",
+        "emb.tokens.text": "the cat sat",
+    }
+    at = app_test(PAGE, state=state)
+    assert not at.exception
+    assert at.dataframe[0].value.iloc[:, 2].tolist() == tokenizer.encode("the cat sat")
+    matrix = figure_with_title(at, "Rows of E")
+    assert chart_array(matrix["data"][0]["z"]).size == 3 * 64
+    assert any("byte-bpe, 273 tokens" in c.value for c in at.caption)

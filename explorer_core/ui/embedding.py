@@ -19,6 +19,7 @@ from explorer_core.embeddings import (
     load_pretrained_embeddings,
 )
 from explorer_core.pretrained import PretrainedUnavailable, minilm_path
+from explorer_core.text_inputs import BertVocab
 from explorer_core.tokenization import Token, Tokenizer
 from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
 
@@ -72,11 +73,6 @@ def current_tokenizer() -> tuple[Tokenizer, str]:
         raise SourceUnavailable("emb.tokens.src.no_tokenizer", error=str(err)) from err
 
 
-def vocab_rows(tokenizer: Tokenizer) -> int:
-    """Rows a model needs for every id the tokenizer emits."""
-    return max(tokenizer.vocab.values()) + 1
-
-
 def embedding_source(kind: str, *, dim: int = 64, seed: int = 0) -> Source:
     """Resolve the page's model choice; raises SourceUnavailable with a catalogue key."""
     if kind == "trained":
@@ -90,12 +86,13 @@ def embedding_source(kind: str, *, dim: int = 64, seed: int = 0) -> Source:
         except (ImportError, PretrainedUnavailable) as err:
             raise SourceUnavailable("emb.tokens.src.no_pretrained", error=str(err)) from err
     tokenizer, name = current_tokenizer()
+    vocab = BertVocab.of(tokenizer)  # rows for every id, plus [PAD]/[CLS]/[SEP]/[MASK] if missing
     config = BertConfig(
-        vocab_size=vocab_rows(tokenizer),
+        vocab_size=vocab.size,
         hidden_size=dim,
         num_attention_heads=1,
         intermediate_size=dim,
-        pad_token_id=0,
+        pad_token_id=vocab.pad_id,
     )
     return Source(kind, tokenizer, fresh_model(config, seed), f"seed {seed}, {name}")
 
@@ -105,32 +102,24 @@ def tokens_of(tokenizer: Tokenizer, text: str) -> list[Token]:
     return [token for token in tokenizer.explain(text) if not token.special]
 
 
-def special_id(tokenizer: Tokenizer, name: str) -> int | None:
-    table = {**tokenizer.vocab, **tokenizer.special_tokens}
-    return table.get(name)
-
-
 def encode_pair(
     tokenizer: Tokenizer, first: str, second: str
 ) -> tuple[list[str], list[int], list[int]]:
-    """[CLS] A [SEP] B [SEP] -> (token labels, ids, segment ids 0/1); no [CLS]/[SEP] if missing."""
-    cls, sep = special_id(tokenizer, "[CLS]"), special_id(tokenizer, "[SEP]")
-    labels: list[str] = []
-    ids: list[int] = []
-    segments: list[int] = []
+    """[CLS] A [SEP] B [SEP] -> (token labels, ids, segment ids 0/1).
 
-    def add(label: str, token_id: int, segment: int) -> None:
-        labels.append(label)
-        ids.append(token_id)
-        segments.append(segment)
-
-    if cls is not None:
-        add("[CLS]", cls, 0)
+    Special ids come from `BertVocab` (the convention the Train page's models use): the
+    tokenizer's own [CLS]/[SEP], or the ids added after its vocabulary when it has none.
+    """
+    vocab = BertVocab.of(tokenizer)
+    labels, ids, segments = ["[CLS]"], [vocab.cls_id], [0]
     for segment, text in ((0, first), (1, second)):
         for token in tokens_of(tokenizer, text):
-            add(token.display, token.id, segment)
-        if sep is not None:
-            add("[SEP]", sep, segment)
+            labels.append(token.display)
+            ids.append(token.id)
+            segments.append(segment)
+        labels.append("[SEP]")
+        ids.append(vocab.sep_id)
+        segments.append(segment)
     return labels, ids, segments
 
 
