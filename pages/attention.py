@@ -17,6 +17,7 @@ from explorer_core.ui.state import init
 from explorer_core.viz import attention as viz
 
 MODES, VIEWS = ("single", "pair", "batch"), ("head", "overview", "masks")
+OVERVIEW_LIMIT = 64
 init({
     "attn.source": "pretrained", "attn.mode": "single", "attn.view": "head",
     "attn.text": "The cat sat on the mat because it was tired.",
@@ -93,13 +94,17 @@ weights = run.weights[row, layer - 1, head - 1]  # (T, T)
 scores = run.scores[row, layer - 1, head - 1]  # (T, T)
 
 if view == "overview":
+    shown = min(len(tokens), OVERVIEW_LIMIT)  # beyond this the small squares are unreadable
+    if shown < len(tokens):
+        st.info(t("attn.overview.cut", n=len(tokens), limit=OVERVIEW_LIMIT))
     fig = viz.overview_figure(
-        run.weights[row], title=t("attn.overview.title"), layer_title=t("attn.axis.layer"),
+        run.weights[row, :, :, :shown, :shown], title=t("attn.overview.title"),
+        layer_title=t("attn.axis.layer"),
         head_title=t("attn.axis.head"), value_title=t("attn.axis.weight"),
         query_title=t("attn.axis.query"), key_title=t("attn.axis.key"),
     )  # fmt: skip
     st.plotly_chart(fig, key="attn.chart.overview")
-    st.caption(t("attn.overview.caption", src=source_caption, n=len(tokens)))
+    st.caption(t("attn.overview.caption", src=source_caption, n=shown))
 elif view == "head":
     col_w, col_s = st.columns(2)
     title = t("attn.head.title", layer=layer, head=head)

@@ -147,3 +147,10 @@ def test_bad_input_gives_messages_not_tracebacks():
     at.session_state["lang"] = "zh"
     at.run()
     assert not at.exception and "512" in at.error[0].value
+
+
+def test_long_input_overview_is_cut_to_the_first_64_tokens():
+    at = app_test(PAGE, state={"attn.text": "word " * 80, "attn.view": "overview"})
+    assert not at.exception and "first 64" in at.info[0].value
+    grid = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert len(array(grid["data"][0]["z"])) == 6 * 65 - 1  # 6 layers of 64 rows, 5 gaps

@@ -35,20 +35,19 @@ def overview_figure(
     """
     layers, heads, length, _ = weights.shape
     step = length + 1
-    grid = np.full((layers * step - 1, heads * step - 1), np.nan)
-    info = np.empty(grid.shape, dtype=object)
-    for layer in range(layers):
-        for head in range(heads):
-            r, c = layer * step, head * step
-            grid[r : r + length, c : c + length] = weights[layer, head]
-            for q in range(length):
-                for k in range(length):
-                    info[r + q, c + k] = f"{layer + 1}, {head + 1}, {q}, {k}"
+    tiles = np.pad(weights, ((0, 0), (0, 0), (0, 1), (0, 1)), constant_values=np.nan)
+    grid = tiles.transpose(0, 2, 1, 3).reshape(layers * step, heads * step)[:-1, :-1]
+    rows, cols = np.arange(layers * step - 1), np.arange(heads * step - 1)
+    info = np.stack(np.broadcast_arrays(  # per cell: layer, head, query, key (1-based L and H)
+        rows[:, None] // step + 1, cols[None, :] // step + 1, rows[:, None] % step,
+        cols[None, :] % step,
+    ), axis=-1)  # fmt: skip
     trace = go.Heatmap(
         z=grid, customdata=info, colorscale=SEQUENTIAL, zmin=0.0, zmax=1.0,
         colorbar=dict(title=dict(text=value_title)), hoverongaps=False,
-        hovertemplate=f"{layer_title}, {head_title}, {query_title}, {key_title}: "
-        "%{customdata}<br>" + value_title + ": %{z:.3f}<extra></extra>",
+        hovertemplate=f"{layer_title} %{{customdata[0]}}, {head_title} %{{customdata[1]}}<br>"
+        f"{query_title}: %{{customdata[2]}}, {key_title}: %{{customdata[3]}}<br>"
+        + value_title + ": %{z:.3f}<extra></extra>",
     )  # fmt: skip
     fig = go.Figure(trace)
     centres = [i * step + (length - 1) / 2 for i in range(max(layers, heads))]

@@ -69,6 +69,10 @@ EN = {
         "Each small square is one head's {n} × {n} weight matrix (queries down, keys across; "
         "colour 0 to 1). Hover a cell for its layer, head, query and key. Source: {src}."
     ),
+    "attn.overview.cut": (
+        "The input has {n} tokens; the overview shows the first {limit} (one head in detail "
+        "shows them all)."
+    ),
     "attn.head.title": "Weights after softmax, layer {layer}, head {head}",
     "attn.scores.title": "Scores before softmax, layer {layer}, head {head}",
     "attn.head.caption": (
@@ -184,6 +188,7 @@ ZH = {
         "每个小方块是一个头的 {n} × {n} 权重矩阵（查询向下，键向右；颜色从 0 到 1）。"
         "把鼠标移到格子上可以看到层、头、查询和键。来源：{src}。"
     ),
+    "attn.overview.cut": "输入有 {n} 个词元；总览只显示前 {limit} 个（单个头的细节显示全部）。",
     "attn.head.title": "softmax 之后的权重，第 {layer} 层，第 {head} 个头",
     "attn.scores.title": "softmax 之前的分数，第 {layer} 层，第 {head} 个头",
     "attn.head.caption": (
