@@ -103,11 +103,11 @@ objective = st.radio(
     t("train.objective"), OBJECTIVES, key="train.objective", horizontal=True, disabled=running,
     format_func=lambda o: t(f"train.objective.{o}"),
 )  # fmt: skip
-cols = st.columns(3)
+cols = iter(st.columns(3))
 if objective == "pretrain+finetune":
-    cols[0].number_input(t("train.pre_steps"), 1, 100_000, key="train.pre_steps")
-cols[1].number_input(t("train.fine_steps"), 1, 100_000, key="train.fine_steps")
-cols[2].number_input(t("train.budget"), 0, 3600, key="train.budget")
+    next(cols).number_input(t("train.pre_steps"), 1, 100_000, key="train.pre_steps")
+next(cols).number_input(t("train.fine_steps"), 1, 100_000, key="train.fine_steps")
+next(cols).number_input(t("train.budget"), 0, 3600, key="train.budget")
 
 plan = None
 if tokenizer is not None:

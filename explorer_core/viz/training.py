@@ -68,6 +68,24 @@ def eval_frame(records: Sequence[Record]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["step", "dev_spearman"])
 
 
+def log_ticks(low: float, high: float) -> list[float]:
+    """Round tick values for a log axis from `low` to `high`: denser when the range is narrow.
+
+    >>> log_ticks(0.05, 0.3)
+    [0.05, 0.07, 0.1, 0.15, 0.2, 0.3]
+    >>> log_ticks(0.02, 8.0)
+    [0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10]
+    """
+    steps = (1, 1.5, 2, 3, 4, 5, 7) if high <= 20 * max(low, 1e-12) else (1, 2, 5)
+    ticks = [round(m * 10.0**e, 6) for e in range(-4, 3) for m in steps]
+    ticks = [int(v) if v >= 1 and v == int(v) else v for v in ticks]
+    below = [v for v in ticks if v <= low]
+    above = [v for v in ticks if v >= high]
+    start = below[-1] if below else ticks[0]
+    end = above[0] if above else ticks[-1]
+    return [v for v in ticks if start <= v <= end]
+
+
 def loss_figure(
     frame: pd.DataFrame, names: Mapping[str, str], *, title: str, x_title: str, y_title: str
 ) -> go.Figure:
@@ -84,7 +102,7 @@ def loss_figure(
             "<extra></extra>",
         )  # fmt: skip
     style(fig, title=title, x_title=x_title, y_title=y_title, height=360)
-    ticks = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20]
+    ticks = log_ticks(float(frame["value"].min()), float(frame["value"].max()))
     fig.update_yaxes(type="log", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
     fig.update_layout(showlegend=True, legend=dict(orientation="h", y=-0.25))
     fig.update_xaxes(rangemode="tozero", tickformat="d")
