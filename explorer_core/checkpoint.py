@@ -168,6 +168,8 @@ def load_checkpoint(folder: str | Path) -> Checkpoint:
     from safetensors.torch import load_file
 
     folder = Path(folder)
+    if not (folder / CONFIG_FILE).is_file():
+        raise ValueError(f"{folder} is not a checkpoint folder (it has no {CONFIG_FILE})")
     meta = _read_json(folder / CONFIG_FILE)
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ValueError(f"{folder} is not an Embedding Explorer checkpoint (config.json format)")

@@ -232,3 +232,20 @@ def test_memory_check_refuses_a_config_that_cannot_fit():
     with pytest.raises(ValueError, match="GB to train"):
         check_fits_in_memory(huge, 64, 128, limit=16 * 2**30)
     check_fits_in_memory(PRESETS["tiny"].config(4000), 64, 64, limit=16 * 2**30)
+
+
+def test_tutorial_architecture_pretrains_and_finetunes(tokenizer, pairs):
+    """Pre-LN, sinusoidal positions, ReLU and no segment embedding: NSP runs without segments."""
+    small = {"hidden_size": 32, "intermediate_size": 37, "num_hidden_layers": 1}
+    tutorial = Preset(**{**PRESETS["tutorial"].__dict__, **small})
+    vocab = BertVocab.of(tokenizer)
+    config = tutorial.config(vocab.size, vocab.pad_id)
+    assert config.type_vocab_size == 0 and not config.bert_compatible
+    plan = TrainingPlan(
+        tokenizer, config, corpus=tuple(builtin_corpus("zh").splitlines()),
+        pretrain=PretrainConfig(steps=2, **FAST), train_pairs=tuple(pairs),
+        finetune=FinetuneConfig(steps=2, **FAST),
+    )  # fmt: skip
+    ckpt = run_plan(plan)
+    assert all(s.nsp_loss is not None for s in ckpt.log["pretrain"].steps)
+    assert ckpt.embed(["猫"]).shape == (1, 32)

@@ -18,22 +18,10 @@ def _fail(message: str) -> int:
     return 2
 
 
-def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Make `parser` report bad arguments as one line on stderr with exit code 2."""
-
-    def error(message: str) -> None:
-        print(f"error: {message}", file=sys.stderr)
-        raise SystemExit(2)
-
-    parser.error = error  # type: ignore[method-assign]
-    return parser
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "embed", help="sentence vectors (or a cosine) from a trained checkpoint"
     )
-    one_line_errors(parser)
     parser.add_argument("--model", required=True, help="checkpoint folder written by `train`")
     parser.add_argument("--text", required=True, nargs="+", help="one or more texts")
     parser.add_argument("--vectors", action="store_true", help="print vectors even for two texts")

@@ -22,17 +22,13 @@ import sys
 import time
 from pathlib import Path
 
-from explorer_core.cli.embed import one_line_errors
-
 FORMATS = ("chinese-sts", "table")
-PRETRAIN_SHARE = 0.4  # of the time budget, when a pre-training corpus is given
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     train = subparsers.add_parser("train", help="train a model (see `train sts --help`)")
-    one_line_errors(train)
     tasks = train.add_subparsers(dest="task", required=True)
-    sts = one_line_errors(tasks.add_parser("sts", help="a sentence-embedding model on STS pairs"))
+    sts = tasks.add_parser("sts", help="a sentence-embedding model on STS pairs")
     sts.add_argument("--train", required=True, help="scored pairs (ChineseSTS or a table)")
     sts.add_argument("--dev", help="dev pairs (default: the train file's dev split, if any)")
     sts.add_argument("--test", help="test pairs (default: the train file's test split, if any)")
