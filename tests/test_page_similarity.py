@@ -121,6 +121,19 @@ def test_trained_model_next_to_its_start_and_minilm():
     assert any(shared.label in c.value for c in at.caption)
 
 
+def test_any_model_with_the_shared_contract_is_used():
+    from types import SimpleNamespace
+
+    from explorer_core.ui.state import SHARED_MODEL
+
+    shared, _ = tiny_shared()
+    plain = SimpleNamespace(model=shared.model, tokenizer=shared.tokenizer, label="from elsewhere")
+    at = app_test(PAGE, state={SHARED_MODEL: plain})
+    assert not at.exception
+    assert "cosine: your model" in [m.label for m in at.metric]
+    assert any("from elsewhere" in c.value for c in at.caption)
+
+
 def test_dev_pairs_scatter_shows_where_the_model_is_wrong():
     from explorer_core.metrics import spearman
     from explorer_core.similarity import TextEncoder, pair_cosines

@@ -119,7 +119,28 @@ def test_uploaded_pairs_are_counted_and_bad_files_explained():
     at.run()
     assert not at.exception
     assert any("neither supported format" in e.value for e in at.error)
+    bad_rows = b"sentence1,sentence2,score\na,b,high\nc,,3\n"
+    at.file_uploader(key="train.data_file").upload("bad.csv", bad_rows, "text/csv")
+    at.run()
+    assert any("no usable sentence pair (2 malformed rows" in e.value for e in at.error)
     assert not at.get("plotly_chart")
+
+
+def test_vocab_txt_upload_becomes_the_tokenizer():
+    at = app_test(PAGE)
+    at.segmented_control(key="train.tok").set_value("vocab").run()
+    assert any("Upload a vocab.txt" in info.value for info in at.info)
+    vocab = "\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "cat", "##s", "dog"])
+    at.file_uploader(key="train.vocab_file").upload("vocab.txt", vocab.encode(), "text/plain")
+    at.run()
+    assert not at.exception and not at.error
+    assert any("vocab.txt, 9 ids" in c.value for c in at.caption)
+    assert not at.button(key="train.start").disabled
+    at.file_uploader(key="train.vocab_file").upload("vocab.txt", b"\xff\xfe\x00bad", "text/plain")
+    at.run()
+    assert any("vocab.txt cannot be used" in e.value for e in at.error)
+    assert not any("/tmp" in e.value for e in at.error)
+    assert at.button(key="train.start").disabled
 
 
 def _zip(files: dict[str, bytes]) -> bytes:

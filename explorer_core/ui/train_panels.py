@@ -55,7 +55,7 @@ def tokenizer_panel(algorithms: Sequence[str], text: str, running: bool) -> Toke
             if file is None:
                 st.info(t("train.tok.wait"))
                 return None
-            tokenizer, name = ui.vocab_tokenizer(file.getvalue(), bool(lower)), file.name
+            tokenizer, name = ui.vocab_tokenizer(file.getvalue(), bool(lower), file.name), file.name
         ids = BertVocab.of(tokenizer).size
     except ValueError as err:
         st.error(t("train.tok.bad", reason=str(err)))

@@ -14,7 +14,12 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from explorer_core.checkpoint import checkpoint_from_zip, checkpoint_to_zip, save_checkpoint
+from explorer_core.checkpoint import (
+    Checkpoint,
+    checkpoint_from_zip,
+    checkpoint_to_zip,
+    save_checkpoint,
+)
 from explorer_core.datasets import (
     SentencePair,
     builtin_corpus,
@@ -72,14 +77,17 @@ def trained_tokenizer(algo: str, vocab_size: int, text: str) -> Tokenizer:
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)
-def vocab_tokenizer(data: bytes, lowercase: bool) -> Tokenizer:
+def vocab_tokenizer(data: bytes, lowercase: bool, name: str = "vocab.txt") -> Tokenizer:
     """A WordPiece tokenizer from the bytes of an uploaded BERT `vocab.txt`."""
     from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp, "vocab.txt")
         path.write_bytes(data)
-        return WordPieceTokenizer.from_vocab(path, lowercase=lowercase)
+        try:
+            return WordPieceTokenizer.from_vocab(path, lowercase=lowercase)
+        except ValueError as err:  # name the upload, not the temporary copy
+            raise ValueError(str(err).replace(str(path), name)) from None
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
@@ -148,9 +156,21 @@ def sync_run() -> bool:
 
 
 def shared_model() -> SharedModel | None:
-    """The session's model (trained or uploaded), or None."""
+    """The session's model (trained or uploaded), or None.
+
+    Any object with the contract's `model`, `tokenizer` and `label` (see ui/state.py) is wrapped
+    once into a SharedModel, so a model put there by other code works here too.
+    """
     shared = st.session_state.get(SHARED_MODEL)
-    return shared if isinstance(shared, SharedModel) else None
+    if shared is None or isinstance(shared, SharedModel):
+        return shared
+    try:
+        ckpt = Checkpoint(model=shared.model, tokenizer=shared.tokenizer, label=str(shared.label))
+    except (AttributeError, ValueError):
+        return None
+    wrapped = SharedModel(ckpt, "trained")
+    st.session_state[SHARED_MODEL] = wrapped
+    return wrapped
 
 
 def load_zip(data: bytes) -> SharedModel:
