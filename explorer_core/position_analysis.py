@@ -22,11 +22,15 @@ from explorer_core.positional import (
 )
 
 
-def position_similarity(table: Tensor) -> Tensor:
+def position_similarity(table: Tensor, normalise: bool = False) -> Tensor:
     """PE · PEᵀ: dot product of every position's vector with every other's, (L, d) -> (L, L).
 
     For the sinusoid, entry (m, n) = Σ_i cos((m - n) θ_i): it depends only on m - n.
+    `normalise` scales each row to length 1 first (cosine similarity), so one long row (BERT's
+    position 0) does not wash out the rest of the picture.
     """
+    if normalise:
+        table = table / table.norm(dim=-1, keepdim=True).clamp_min(1e-12)
     return table @ table.T
 
 

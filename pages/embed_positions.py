@@ -73,7 +73,7 @@ elif scheme == "learned":
     left.plotly_chart(
         viz.table_figure(table, title=t("emb.pos.learned.title"), **axes), key="emb.pos.table"
     )
-    similarity = pa.position_similarity(table)
+    similarity = pa.position_similarity(table, normalise=True)
     origin = t("emb.pos.origin.pretrained")
 elif scheme == "relative":
     shown = min(length, RELATIVE_SHOWN)  # a thin band on 512 positions: zoom on the start

@@ -70,6 +70,9 @@ def test_position_encodings_page(browser):
     slider.press("ArrowRight")
     browser.wait_idle("clipped to ±5")
     shoot_charts(browser, "embed-positions-relative", 5)
+    browser.page.locator(MAIN_BUTTON, has_text="Learned").click()
+    browser.wait_idle("Learned position table of MiniLM")
+    shoot_charts(browser, "embed-positions-learned", 5)
     check_clean(browser)
 
 

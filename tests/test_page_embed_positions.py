@@ -43,7 +43,9 @@ def test_learned_is_minilm_table(minilm_dir):
     weight = load_pretrained_embeddings(minilm_dir).position_embeddings.weight.detach()
     np.testing.assert_allclose(table, weight[:32].double().numpy(), atol=1e-7)
     sim = _z(figure_with_title(at, "PE·PEᵀ"), 32)
-    np.testing.assert_allclose(sim, table @ table.T, rtol=1e-5, atol=1e-5)
+    unit = table / np.linalg.norm(table, axis=1, keepdims=True)
+    np.testing.assert_allclose(sim, unit @ unit.T, rtol=1e-5, atol=1e-5)
+    assert np.allclose(np.diag(sim), 1.0, atol=1e-5)
     assert any("all-MiniLM-L6-v2" in c.value for c in at.caption)
 
 

@@ -90,3 +90,11 @@ def test_learned_reaches_and_rope_cos_table():
     table = pa.rope_cos_table(5, 4, 100.0)
     assert table.shape == (5, 2)
     assert table[3, 1].item() == pytest.approx(math.cos(0.3), abs=1e-6)
+
+
+def test_position_similarity_plain_and_normalised():
+    table = torch.tensor([[3.0, 4.0], [1.0, 0.0]])
+    assert pa.position_similarity(table).tolist() == [[25.0, 3.0], [3.0, 1.0]]
+    torch.testing.assert_close(
+        pa.position_similarity(table, normalise=True), torch.tensor([[1.0, 0.6], [0.6, 1.0]])
+    )

@@ -55,7 +55,7 @@ EN = {
     "emb.pos.rel.title": "Which distance each (i, j) uses, clipped to ±{clip} (first {shown})",
     "emb.pos.rope.title": "RoPE angles: cos(m·θᵢ) per position and pair",
     "emb.pos.sim.title.sinusoidal": "PE·PEᵀ / (d/2): similarity of positions",
-    "emb.pos.sim.title.learned": "PE·PEᵀ of the learned table",
+    "emb.pos.sim.title.learned": "PE·PEᵀ of the learned table, rows scaled to length 1 (cosine)",
     "emb.pos.sim.title.relative": "Position part of the score: q·r[j − i]",
     "emb.pos.sim.title.rotary": "R_m u · R_n u / d: position-only q·k",
     "emb.pos.caption.sinusoidal": (
@@ -65,7 +65,8 @@ EN = {
     ),
     "emb.pos.caption.learned": (
         "First {length} rows of MiniLM's 512 learned positions. Right: every row dotted with every "
-        "other; nearby positions learned similar vectors, although nothing forced them to."
+        "other after scaling each to length 1 (position 0 is much longer than the rest); nearby "
+        "positions learned similar vectors, although nothing forced them to."
     ),
     "emb.pos.caption.relative": (
         "Left: the distance j − i each query/key pair looks up, clamped to ±{clip}; each of the "
@@ -206,7 +207,7 @@ ZH = {
     "emb.pos.rel.title": "每个 (i, j) 使用的距离，截断到 ±{clip}（前 {shown} 个位置）",
     "emb.pos.rope.title": "RoPE 角度：每个位置和分量对的 cos(m·θᵢ)",
     "emb.pos.sim.title.sinusoidal": "PE·PEᵀ / (d/2)：位置之间的相似度",
-    "emb.pos.sim.title.learned": "可学习表的 PE·PEᵀ",
+    "emb.pos.sim.title.learned": "可学习表的 PE·PEᵀ，各行先缩放到长度 1（余弦）",
     "emb.pos.sim.title.relative": "得分中的位置部分：q·r[j − i]",
     "emb.pos.sim.title.rotary": "R_m u · R_n u / d：只含位置的 q·k",
     "emb.pos.caption.sinusoidal": (
@@ -214,8 +215,9 @@ ZH = {
         "再除以 d/2；它只取决于距离，并随距离减弱。虚线标出训练长度：公式在它之后照样继续。"
     ),
     "emb.pos.caption.learned": (
-        "MiniLM 的 512 个可学习位置中的前 {length} 行。右图：每一行与其他每一行的点积；"
-        "相邻位置学到了相似的向量，尽管没有任何东西强迫它们这样。"
+        "MiniLM 的 512 个可学习位置中的前 {length} 行。右图：先把每一行缩放到长度 1（位置 0 比其他"
+        "行长得多），"
+        "再与其他每一行做点积；相邻位置学到了相似的向量，尽管没有任何东西强迫它们这样。"
     ),
     "emb.pos.caption.relative": (
         "左图：每对查询/键所查的距离 j − i，截断到 ±{clip}；这 2·{clip}+1 个值各有一个可学习向量"
