@@ -173,3 +173,30 @@ def test_fresh_model_with_a_lab_tokenizer():
     matrix = figure_with_title(at, "Rows of E")
     assert chart_array(matrix["data"][0]["z"]).size == 3 * 64
     assert any("byte-bpe, 273 tokens" in c.value for c in at.caption)
+
+
+@pytest.fixture
+def no_minilm(tmp_path, monkeypatch):
+    """Point the pretrained model at an empty folder, with the model caches emptied around it."""
+    from explorer_core.ui import embedding as ui
+
+    caches = (ui.minilm_embeddings, ui.minilm_tokenizer, ui.pretrained_position_table)
+    for cache in caches:
+        cache.clear()
+    monkeypatch.setenv("EXPLORER_MINILM_PATH", str(tmp_path))
+    yield
+    monkeypatch.delenv("EXPLORER_MINILM_PATH")
+    for cache in caches:
+        cache.clear()
+
+
+def test_missing_pretrained_model_is_explained(no_minilm):
+    at = app_test(PAGE)
+    assert not at.exception
+    assert "pretrained MiniLM model is not available" in at.warning[0].value
+    at = app_test(PAGE, state={"emb.tokens.source": "fresh"})
+    assert not at.exception
+    assert "No tokenizer is available" in at.warning[0].value
+    at = app_test("pages/embed_positions.py", state={"emb.pos.scheme": "learned"})
+    assert not at.exception
+    assert "pretrained MiniLM model is not available" in at.warning[0].value

@@ -126,7 +126,10 @@ def encode_pair(
 @st.cache_data(max_entries=8, show_spinner=False)
 def pretrained_position_table(length: int) -> torch.Tensor:
     """The first `length` rows of MiniLM's learned position table (at most 512)."""
-    weight = minilm_embeddings().position_embeddings.weight
+    try:
+        weight = minilm_embeddings().position_embeddings.weight
+    except PretrainedUnavailable as err:
+        raise SourceUnavailable("emb.tokens.src.no_pretrained", error=str(err)) from err
     return weight[: min(length, weight.shape[0])].detach().clone()
 
 
