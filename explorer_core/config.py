@@ -38,8 +38,12 @@ class BertConfig:
 
     def __post_init__(self) -> None:
         positive = (
-            "vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
-            "intermediate_size", "max_position_embeddings",
+            "vocab_size",
+            "hidden_size",
+            "num_hidden_layers",
+            "num_attention_heads",
+            "intermediate_size",
+            "max_position_embeddings",
         )
         for name in positive:
             value = getattr(self, name)
@@ -58,7 +62,9 @@ class BertConfig:
         if self.position_embedding_type == "rotary" and self.head_dim % 2:
             raise ValueError(f"rotary positions need an even head width, got {self.head_dim}")
         if self.position_embedding_type == "sinusoidal" and self.hidden_size % 2:
-            raise ValueError(f"sinusoidal positions need an even hidden_size, got {self.hidden_size}")
+            raise ValueError(
+                f"sinusoidal positions need an even hidden_size, got {self.hidden_size}"
+            )
         if self.norm_placement not in NORM_PLACEMENTS:
             raise ValueError(f"norm_placement must be 'post' or 'pre', got {self.norm_placement!r}")
         if self.hidden_act not in ACTIVATIONS:

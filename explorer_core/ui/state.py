@@ -43,5 +43,5 @@ def init(defaults: Mapping[str, Any]) -> None:
 
 # Contract of st.session_state[SHARED_MODEL] (set by the Train page when a model exists): an object
 # with attributes `model` (an explorer_core.model.BertModel in eval mode, the encoder), `tokenizer`
-# (an explorer_core Tokenizer whose ids index that model's vocabulary) and `label` (a short string for
-# captions, e.g. "trained in this session: Tiny, 240 steps"). Pages must work when it is absent.
+# (an explorer_core Tokenizer whose ids index that model's vocabulary) and `label` (a short string
+# for captions, e.g. "trained in this session: Tiny, 240 steps"). Pages must work when it is absent.

@@ -10,7 +10,14 @@ import plotly.graph_objects as go
 SEQUENTIAL = "Viridis"  # perceptually uniform, readable in grey and with colour blindness
 DIVERGING = "RdBu_r"  # blue negative, red positive; centre at 0 with zmid=0
 CATEGORICAL = (  # Okabe-Ito, safe for the common colour-vision deficiencies
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#F0E442",
+    "#000000",
 )
 FONT = dict(size=14)
 
