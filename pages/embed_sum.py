@@ -7,11 +7,9 @@ import streamlit as st
 
 from explorer_core.embeddings import layer_norm_trace
 from explorer_core.ui.embedding import (
-    SOURCES,
-    SourceUnavailable,
-    embedding_source,
     encode_pair,
     pair_components,
+    pick_source,
 )
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import init
@@ -36,23 +34,7 @@ st.markdown(t("emb.sum.intro"))
 col_a, col_b = st.columns(2)
 first = col_a.text_input(t("emb.sum.a"), key="emb.sum.a", max_chars=200)
 second = col_b.text_input(t("emb.sum.b"), key="emb.sum.b", max_chars=200)
-kind = (
-    st.segmented_control(
-        t("emb.tokens.source"),
-        SOURCES,
-        key="emb.sum.source",
-        format_func=lambda s: t(f"emb.tokens.src.{s}"),
-    )
-    or "pretrained"
-)
-if kind == "fresh":
-    st.number_input(t("emb.tokens.seed"), 0, 10_000, key="emb.sum.seed")
-try:
-    source = embedding_source(kind, dim=32, seed=int(st.session_state["emb.sum.seed"]))
-except SourceUnavailable as err:
-    st.warning(t(err.key, **err.values))
-    st.stop()
-caption = t(f"emb.tokens.src.caption.{source.kind}", label=source.label)
+source, caption = pick_source("emb.sum")
 if not first.strip():
     st.warning(t("emb.sum.empty"))
     st.stop()

@@ -7,11 +7,9 @@ import streamlit as st
 
 from explorer_core.projection import cosine_matrix, neighbourhood_map
 from explorer_core.ui.embedding import (
-    SOURCES,
-    SourceUnavailable,
-    embedding_source,
     id_labels,
     neighbour_exclusions,
+    pick_source,
     tokens_of,
 )
 from explorer_core.ui.i18n import t
@@ -33,29 +31,7 @@ init(
 st.title(t("emb.tokens.title"))
 st.markdown(t("emb.tokens.intro"))
 text = st.text_input(t("emb.tokens.text"), key="emb.tokens.text", max_chars=300)
-source_kind = (
-    st.segmented_control(
-        t("emb.tokens.source"),
-        SOURCES,
-        key="emb.tokens.source",
-        format_func=lambda s: t(f"emb.tokens.src.{s}"),
-    )
-    or "pretrained"
-)
-if source_kind == "fresh":
-    left, right = st.columns(2)
-    left.select_slider(t("emb.tokens.dim"), [16, 32, 64, 128], key="emb.tokens.dim")
-    right.number_input(t("emb.tokens.seed"), 0, 10_000, key="emb.tokens.seed")
-try:
-    source = embedding_source(
-        source_kind,
-        dim=st.session_state["emb.tokens.dim"],
-        seed=int(st.session_state["emb.tokens.seed"]),
-    )
-except SourceUnavailable as err:
-    st.warning(t(err.key, **err.values))
-    st.stop()
-caption = t(f"emb.tokens.src.caption.{source.kind}", label=source.label)
+source, caption = pick_source("emb.tokens", widths=(16, 32, 64, 128))
 weight = source.embeddings.word_embeddings.weight.detach()
 tokens = tokens_of(source.tokenizer, text)
 if not tokens:

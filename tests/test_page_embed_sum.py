@@ -6,7 +6,12 @@ import numpy as np
 import torch
 
 from tests.conftest import app_test
-from tests.test_page_embed_tokens import _trained_state, chart_array, figure_with_title
+from tests.test_page_embed_tokens import (
+    _trained_state,
+    chart_array,
+    figure_with_title,
+    lab_tokenizer,
+)
 
 PAGE = "pages/embed_sum.py"
 PAIR = {"emb.sum.a": "The cat sat.", "emb.sum.b": "It slept."}
@@ -108,10 +113,7 @@ def test_chinese_interface():
 def test_fresh_model_with_a_lab_tokenizer_without_specials():
     """A byte-level BPE from the Tokenizer Lab has no [CLS]/[SEP]/[PAD]: BertVocab adds them after
     its last id (273 -> [PAD] 273, [CLS] 274, [SEP] 275), as the Train page's models do."""
-    from explorer_core.tokenization import new_tokenizer
-
-    tokenizer = new_tokenizer("byte-bpe")
-    tokenizer.train("the cat sat on the mat. the dog sat on the log. " * 20, 280)
+    tokenizer = lab_tokenizer()
     state = {
         "shared.tokenizer": tokenizer,
         "shared.tokenizer_name": "byte-bpe, 273 tokens",

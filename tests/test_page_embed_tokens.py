@@ -156,11 +156,17 @@ def test_chinese_interface_and_widget_change():
     assert len(at.get("plotly_chart")) == 2
 
 
-def test_fresh_model_with_a_lab_tokenizer():
+def lab_tokenizer():
+    """A byte-level BPE as the Tokenizer Lab makes: 273 ids and no special tokens."""
     from explorer_core.tokenization import new_tokenizer
 
     tokenizer = new_tokenizer("byte-bpe")
     tokenizer.train("the cat sat on the mat. the dog sat on the log. " * 20, 280)
+    return tokenizer
+
+
+def test_fresh_model_with_a_lab_tokenizer():
+    tokenizer = lab_tokenizer()
     state = {
         "shared.tokenizer": tokenizer,
         "shared.tokenizer_name": "byte-bpe, 273 tokens",

@@ -7,6 +7,7 @@ as read-only. `embedding_source` resolves the page's choice (fresh / trained / p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import streamlit as st
@@ -21,6 +22,7 @@ from explorer_core.embeddings import (
 from explorer_core.pretrained import PretrainedUnavailable, minilm_path
 from explorer_core.text_inputs import BertVocab
 from explorer_core.tokenization import Token, Tokenizer
+from explorer_core.ui.i18n import t
 from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
 
 SOURCES = ("fresh", "trained", "pretrained")
@@ -153,3 +155,35 @@ def pair_components(
     """token / position / segment / sum / output (each (1, T, H)) for one sentence pair."""
     with torch.no_grad():
         return embeddings.components(torch.tensor([ids]), torch.tensor([segments]))
+
+
+def pick_source(prefix: str, *, widths: Sequence[int] | None = None) -> tuple[Source, str]:
+    """The model picker the Embed pages share; returns the source and its caption line.
+
+    Widgets: `<prefix>.source` (fresh / trained / pretrained) and, for a fresh model, its seed
+    `<prefix>.seed` and, when `widths` is given, its width `<prefix>.dim` (else 32). When the chosen
+    model is not available it shows the catalogue's warning and stops the page.
+    """
+    kind = (
+        st.segmented_control(
+            t("emb.tokens.source"),
+            SOURCES,
+            key=f"{prefix}.source",
+            format_func=lambda s: t(f"emb.tokens.src.{s}"),
+        )
+        or "pretrained"
+    )
+    dim = 32
+    if kind == "fresh":
+        columns = st.columns(2 if widths else 1)
+        if widths:
+            dim = columns[0].select_slider(t("emb.tokens.dim"), list(widths), key=f"{prefix}.dim")
+        columns[-1].number_input(t("emb.tokens.seed"), 0, 10_000, key=f"{prefix}.seed")
+    try:
+        source = embedding_source(
+            kind, dim=dim, seed=int(st.session_state.get(f"{prefix}.seed", 0))
+        )
+    except SourceUnavailable as err:
+        st.warning(t(err.key, **err.values))
+        st.stop()
+    return source, t(f"emb.tokens.src.caption.{source.kind}", label=source.label)
