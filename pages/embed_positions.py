@@ -7,7 +7,11 @@ import streamlit as st
 
 from explorer_core import position_analysis as pa
 from explorer_core.positional import sinusoidal_table
-from explorer_core.ui.embedding import SourceUnavailable, pretrained_position_table
+from explorer_core.ui.embedding import (
+    SourceUnavailable,
+    clamp_state,
+    pretrained_position_table,
+)
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import init
 from explorer_core.viz import positional as viz
@@ -121,8 +125,8 @@ st.caption(
 # RoPE up close: one pair's rotation, the spectrum, the decay with distance
 st.subheader(t("emb.pos.rope.head"))
 if st.toggle(t("emb.pos.rope"), key="emb.pos.rope"):
+    clamp_state("emb.pos.pair", 0, dim // 2 - 1)
     pair = st.slider(t("emb.pos.pair"), 0, dim // 2 - 1, key="emb.pos.pair")
-    pair = min(pair, dim // 2 - 1)
     path = pa.rope_pair_path(pair, dim, base, min(length, 64))
     r1, r2 = st.columns(2)
     r1.plotly_chart(

@@ -7,6 +7,7 @@ import streamlit as st
 
 from explorer_core.embeddings import layer_norm_trace
 from explorer_core.ui.embedding import (
+    clamp_state,
     encode_pair,
     pair_components,
     pick_source,
@@ -60,8 +61,7 @@ st.caption(t("emb.sum.table.caption") + " " + caption)
 
 # 2) one token, stage by stage
 st.subheader(t("emb.sum.token.head"))
-if st.session_state.get("emb.sum.pick", 0) >= len(ids):  # a shorter sentence
-    st.session_state["emb.sum.pick"] = 0
+clamp_state("emb.sum.pick", 0, len(ids) - 1)
 pick = st.selectbox(
     t("emb.sum.pick"),
     range(len(ids)),
@@ -70,6 +70,7 @@ pick = st.selectbox(
 )
 pick = pick or 0
 hidden = parts["sum"].shape[-1]
+clamp_state("emb.sum.dims", 4, min(64, hidden))
 dims = st.slider(t("emb.sum.dims"), 4, min(64, hidden), key="emb.sum.dims")
 st.plotly_chart(
     viz.stage_figure(

@@ -7,6 +7,7 @@ import streamlit as st
 
 from explorer_core.projection import cosine_matrix, neighbourhood_map
 from explorer_core.ui.embedding import (
+    clamp_state,
     id_labels,
     neighbour_exclusions,
     pick_source,
@@ -55,8 +56,7 @@ st.dataframe(
 
 # 1) one-hot × E
 st.subheader(t("emb.tokens.onehot.head"))
-if st.session_state.get("emb.tokens.pick", 0) >= len(ids):  # a shorter sentence
-    st.session_state["emb.tokens.pick"] = 0
+clamp_state("emb.tokens.pick", 0, len(ids) - 1)
 pick = st.selectbox(
     t("emb.tokens.pick"),
     range(len(ids)),

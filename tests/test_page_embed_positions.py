@@ -101,3 +101,10 @@ def test_comparison_table_and_chinese():
     assert "RoPE" in table.iloc[3, 0] and "LLaMA" in table.iloc[3, 4]
     at.toggle(key="emb.pos.rope").set_value(False).run()
     assert len(at.get("plotly_chart")) == 2
+
+
+def test_remembered_pair_outside_a_narrower_width_is_clamped():
+    at = app_test(PAGE, state={"emb.pos.dim": 8, "emb.pos.pair": 20})
+    assert not at.exception
+    assert at.slider(key="emb.pos.pair").value == 3
+    assert "Pair 3 of (1, 0)" in figure_with_title(at, "Pair 3")["layout"]["title"]["text"]

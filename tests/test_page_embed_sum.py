@@ -128,3 +128,17 @@ def test_fresh_model_with_a_lab_tokenizer_without_specials():
     assert ids == [274, *cat, 275, *dog, 275]
     assert at.dataframe[0].value["segment"].tolist() == [0] * (len(cat) + 2) + [1] * (len(dog) + 1)
     assert any("byte-bpe, 273 tokens" in c.value for c in at.caption)
+
+
+def test_remembered_widgets_outside_their_new_range_are_clamped():
+    """64 dimensions picked on MiniLM (384 wide), then a fresh model only 32 wide; token 9 picked,
+    then a shorter pair."""
+    at = app_test(PAGE, state={**PAIR, "emb.sum.dims": 64, "emb.sum.pick": 9})
+    assert not at.exception
+    at.segmented_control(key="emb.sum.source").set_value("fresh").run()
+    assert not at.exception
+    assert at.slider(key="emb.sum.dims").value == 32
+    at.text_input(key="emb.sum.a").set_value("Hi.").run()
+    at.text_input(key="emb.sum.b").set_value("Yo.").run()
+    assert not at.exception
+    assert at.selectbox(key="emb.sum.pick").value == 6  # [CLS] hi . [SEP] yo . [SEP]: last is 6

@@ -187,3 +187,11 @@ def pick_source(prefix: str, *, widths: Sequence[int] | None = None) -> tuple[So
         st.warning(t(err.key, **err.values))
         st.stop()
     return source, t(f"emb.tokens.src.caption.{source.kind}", label=source.label)
+
+
+def clamp_state(key: str, low: int, high: int) -> None:
+    """Keep a widget's remembered value inside its current range (a shorter sentence, a narrower
+    model): Streamlit raises when a slider's or selectbox's stored value falls outside it."""
+    value = st.session_state.get(key)
+    if isinstance(value, int) and not low <= value <= high:
+        st.session_state[key] = min(max(value, low), high)
