@@ -42,7 +42,7 @@ if minilm is None:
 encoders = {}  # kind -> (TextEncoder, cache key, caption)
 if shared is not None:
     encoders["trained"] = (ui.trained_encoder(shared), f"trained-{shared.uid}",
-                           t(f"sim.src.{shared.source}", label=shared.label))  # fmt: skip
+                           t(f"sim.src.{shared.source}", label=ui.model_label(shared)))  # fmt: skip
     if (fresh := ui.fresh_encoder(shared)) is not None:
         encoders["fresh"] = (fresh, f"fresh-{shared.uid}", t("sim.src.fresh"))
 if minilm is not None:

@@ -66,4 +66,14 @@ def test_train_tiny_stop_and_probe(browser):
     chart.screenshot(path=str(SHOTS / "sim-scatter.png"))
     browser.screenshot("sim-pairs")
     assert browser.exceptions() == []
+
+    page.locator('[data-testid="stSidebar"] button', has_text="中文").click()
+    browser.wait_idle("模型错得最多的句子对")
+    page.locator(f"{PLOT} .main-svg").first.wait_for(timeout=60_000)
+    browser.screenshot("sim-pairs-zh")
+    page.locator('[data-testid="stSidebarNav"] a', has_text="训练模型").click()
+    browser.wait_idle("你的模型")
+    page.get_by_text("你的模型", exact=True).scroll_into_view_if_needed()
+    browser.screenshot("train-result-zh")
+    assert browser.exceptions() == []
     assert browser.foreign_requests() == []

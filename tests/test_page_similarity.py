@@ -162,7 +162,11 @@ def test_dev_pairs_scatter_shows_where_the_model_is_wrong():
 
 
 def test_page_reads_in_chinese():
-    at = app_test(PAGE, state={"lang": "zh"})
+    from explorer_core.ui.state import SHARED_MODEL
+
+    shared, _ = tiny_shared()
+    at = app_test(PAGE, state={"lang": "zh", SHARED_MODEL: shared})
     assert not at.exception
     assert at.title[0].value == "句子相似度"
     assert "余弦：MiniLM（预训练）" in [m.label for m in at.metric]
+    assert any("Tiny，本次会话中训练：微调 3 步" in c.value for c in at.caption)

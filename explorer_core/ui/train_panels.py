@@ -154,7 +154,7 @@ def _upload_zip(running: bool) -> None:
     if seen[1]:
         st.error(t("train.zip.bad", reason=seen[1]))
     elif (shared := ui.shared_model()) is not None and shared.source == "uploaded":
-        st.success(t("train.zip.ok", label=shared.label))
+        st.success(t("train.zip.ok", label=ui.model_label(shared)))
 
 
 def result_panel(parts: Parts, data_key: str, running: bool) -> None:
@@ -171,7 +171,7 @@ def _model_summary(shared: SharedModel | None, parts: Parts, data_key: str) -> N
     if shared is None:
         st.info(t("train.result.none"))
         return
-    st.markdown(t("train.result.label", label=shared.label))
+    st.markdown(t("train.result.label", label=ui.model_label(shared)))
     st.dataframe(_scores(shared, parts, data_key).style.format(precision=3, na_rep="—"),
                  hide_index=True)  # fmt: skip
     st.caption(t("train.result.caption"))

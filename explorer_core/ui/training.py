@@ -173,6 +173,22 @@ def shared_model() -> SharedModel | None:
     return wrapped
 
 
+def model_label(shared: SharedModel) -> str:
+    """The model's caption in the page's language, rebuilt from its training log.
+
+    An uploaded checkpoint keeps the label it was saved with.
+    """
+    from explorer_core.ui.i18n import t
+
+    log = shared.checkpoint.log
+    if shared.source != "trained" or not log:
+        return shared.label
+    name = shared.label.split(",")[0]  # the preset's name, as training_run labels it
+    parts = " + ".join(t(f"train.label.{phase}", n=len(part.steps)) for phase, part in log.items())
+    stopped = any(part.stop_reason == "stopped" for part in log.values())
+    return t("train.label", name=name, parts=parts) + (t("train.label.stopped") if stopped else "")
+
+
 def load_zip(data: bytes) -> SharedModel:
     """Load an uploaded checkpoint zip; ValueError (a sentence) leaves the session untouched."""
     with tempfile.TemporaryDirectory() as tmp:

@@ -126,7 +126,10 @@ EN = {
     "train.zip.ok": "Loaded the checkpoint: {label}",
     "train.zip.bad": "This zip was not loaded; the previous model stays. {reason}",
     "train.zip.busy": "Wait for the run to finish before uploading a checkpoint.",
-    "train.similarity": "Probe it on the Similarity page",
+    "train.label": "{name}, trained in this session: {parts} steps",
+    "train.label.pretrain": "{n} pre-training",
+    "train.label.finetune": "{n} fine-tuning",
+    "train.label.stopped": " (stopped early)",
 }
 
 ZH = {
@@ -252,5 +255,8 @@ ZH = {
     "train.zip.ok": "已加载检查点：{label}",
     "train.zip.bad": "没有加载这个 zip；之前的模型保持不变。{reason}",
     "train.zip.busy": "请等训练结束后再上传检查点。",
-    "train.similarity": "在“相似度”页面探查它",
+    "train.label": "{name}，本次会话中训练：{parts} 步",
+    "train.label.pretrain": "预训练 {n}",
+    "train.label.finetune": "微调 {n}",
+    "train.label.stopped": "（提前停止）",
 }
