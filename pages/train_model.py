@@ -34,6 +34,12 @@ init(
     }
 )  # fmt: skip
 
+# subtle: a widget's value is dropped when a run does not draw it (edit toggle off, another
+# objective or tokenizer source); writing each value back keeps the learner's choice.
+for key in (*SIZE_KEYS, "train.max_length", "train.seed", "train.pre_steps", "train.algo",
+            "train.vocab_size", "train.lower"):  # fmt: skip
+    st.session_state[key] = st.session_state[key]
+
 
 def _reset_sizes() -> None:
     preset = PRESETS[st.session_state["train.preset"]]

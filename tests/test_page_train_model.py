@@ -221,3 +221,18 @@ def test_page_reads_in_chinese():
     assert not at.exception
     assert at.title[0].value == "训练一个句向量模型"
     assert at.button(key="train.start").label == "开始训练"
+
+
+def test_preset_sizes_survive_hiding_the_editor():
+    at = app_test(PAGE)
+    at.toggle(key="train.edit").set_value(True).run()
+    at.selectbox(key="train.preset").set_value("small").run()
+    assert at.number_input(key="train.hidden").value == 256
+    at.number_input(key="train.layers").set_value(3).run()
+    at.toggle(key="train.edit").set_value(False).run()
+    at.radio(key="train.objective").set_value("finetune").run()
+    at.radio(key="train.objective").set_value("pretrain+finetune").run()
+    assert not at.exception
+    assert at.session_state["train.hidden"] == 256 and at.session_state["train.layers"] == 3
+    assert at.number_input(key="train.pre_steps").value == 100
+    assert any("parameters" in c.value for c in at.caption)

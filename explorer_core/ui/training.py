@@ -128,7 +128,7 @@ def start_run(plan: TrainingPlan, parts: dict[str, list[SentencePair]], data_nam
     """
     if is_running():
         return False
-    run = TrainingRun(plan, max_snapshots=8)
+    run = TrainingRun(plan, max_snapshots=6)
     st.session_state[RUN_KEY] = run
     st.session_state[PARTS_KEY] = (data_name, parts)
     return run.start()
