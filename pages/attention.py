@@ -11,6 +11,7 @@ from explorer_core.ui.attention import (
     explain,
     model_source,
     run_attention,
+    snapshots,
 )
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import init
@@ -49,8 +50,16 @@ else:
     texts = [line.strip() for line in raw.splitlines() if line.strip()][:8]
 causal = st.toggle(t("attn.causal"), key="attn.causal", help=t("attn.causal.help"))
 
+snaps, snapshot = snapshots() if kind == "trained" else (), None
+if len(snaps) > 1:  # before / during / after training, from the Train page
+    if st.session_state.get("attn.snapshot") not in range(len(snaps)):
+        st.session_state["attn.snapshot"] = len(snaps) - 1
+    snapshot = st.select_slider(
+        t("attn.snapshot"), range(len(snaps)), key="attn.snapshot", help=t("attn.snapshot.help"),
+        format_func=lambda i: t("attn.snapshot.item", phase=snaps[i].phase, step=snaps[i].step),
+    )  # fmt: skip
 try:
-    source = model_source(kind)
+    source = model_source(kind, snapshot)
 except SourceUnavailable as err:
     st.warning(t(err.key))
     st.stop()

@@ -125,17 +125,27 @@ def test_fresh_model_and_missing_trained_model():
     assert not at.exception and "No model has been trained" in at.warning[0].value
 
 
-def test_trained_model_from_the_shared_state(minilm_dir):
+def test_trained_model_from_the_shared_state_with_snapshots(minilm_dir):
     from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
     tokenizer = WordPieceTokenizer.from_vocab(minilm_dir / "vocab.txt")
     config = BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=1,
                         num_attention_heads=2, intermediate_size=37,
                         position_embedding_type="rotary", norm_placement="pre")  # fmt: skip
-    shared = SimpleNamespace(model=BertModel(config).eval(), tokenizer=tokenizer, label="test run")
+    models = [BertModel(config, seed=seed).eval() for seed in (0, 1)]
+    snaps = tuple(
+        SimpleNamespace(phase="pretrain", step=step, model=lambda m=m: m)
+        for step, m in zip((0, 50), models, strict=True)
+    )
+    shared = SimpleNamespace(model=models[1], tokenizer=tokenizer, label="test run",
+                             snapshots=snaps)  # fmt: skip
     at = app_test(PAGE, state={"attn.source": "trained", SHARED_MODEL: shared})
     assert not at.exception and not at.error
-    assert "test run" in " ".join(c.value for c in at.caption)
+    assert "test run; pretrain 50" in " ".join(c.value for c in at.caption)
+    after = z_of(figures(at)[0])
+    at.select_slider("attn.snapshot").set_value(0).run()
+    assert not at.exception and "pretrain 0" in " ".join(c.value for c in at.caption)
+    assert z_of(figures(at)[0]) != after  # another model, other weights
 
 
 def test_bad_input_gives_messages_not_tracebacks():

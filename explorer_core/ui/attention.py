@@ -67,14 +67,33 @@ def fresh_model(vocab_size: int, seed: int) -> BertModel:
     return BertModel(config, seed=seed).eval()
 
 
-def model_source(kind: str) -> ModelSource:
-    """Resolve the page's choice; raises SourceUnavailable with a catalogue key."""
+def snapshots() -> tuple:
+    """The trained model's snapshots (first: before training, last: trained), if it has any."""
+    return tuple(getattr(st.session_state.get(SHARED_MODEL), "snapshots", ()) or ())
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def snapshot_model(key: str, _snapshot) -> BertModel:  # noqa: ANN001 - a ModelSnapshot
+    """The encoder as it was at one snapshot (built once per snapshot)."""
+    return _snapshot.model()
+
+
+def model_source(kind: str, snapshot: int | None = None) -> ModelSource:
+    """Resolve the page's choice; raises SourceUnavailable with a catalogue key.
+
+    `snapshot` picks one of the trained model's snapshots (see `snapshots()`); None: the model.
+    """
     if kind == "trained":
         shared = st.session_state.get(SHARED_MODEL)
         if shared is None:
             raise SourceUnavailable("attn.src.no_trained")
-        key = f"trained-{id(shared.model)}"
-        return ModelSource(kind, shared.model, shared.tokenizer, str(shared.label), key)
+        key = f"trained-{getattr(shared, 'uid', id(shared.model))}"
+        snaps = snapshots()
+        if snapshot is None or not 0 <= snapshot < len(snaps):
+            return ModelSource(kind, shared.model, shared.tokenizer, str(shared.label), key)
+        model = snapshot_model(f"{key}-{snapshot}", snaps[snapshot])
+        label = f"{shared.label}; {snaps[snapshot].phase} {snaps[snapshot].step}"
+        return ModelSource(kind, model, shared.tokenizer, label, f"{key}-{snapshot}")
     try:
         tokenizer = minilm_tokenizer()
         if kind == "pretrained":

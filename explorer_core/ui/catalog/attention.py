@@ -24,6 +24,12 @@ EN = {
     "attn.src.caption.fresh": "a fresh, untrained small BERT ({label}): illustrative numbers",
     "attn.src.caption.trained": "the model trained in this app ({label})",
     "attn.src.caption.pretrained": "the real pretrained model {label}",
+    "attn.snapshot": "Moment of training",
+    "attn.snapshot.help": (
+        "The trained model as it was at each saved moment: the first is before any training, "
+        "the last is the finished model. Compare how the heads change."
+    ),
+    "attn.snapshot.item": "{phase}, step {step}",
     "attn.mode": "Input",
     "attn.mode.single": "One sentence",
     "attn.mode.pair": "Sentence pair",
@@ -148,6 +154,12 @@ ZH = {
     "attn.src.caption.fresh": "一个全新、未训练的小型 BERT（{label}）：仅作示意的数字",
     "attn.src.caption.trained": "在本应用中训练的模型（{label}）",
     "attn.src.caption.pretrained": "真实的预训练模型 {label}",
+    "attn.snapshot": "训练的时刻",
+    "attn.snapshot.help": (
+        "训练好的模型在每个保存时刻的样子：第一个是训练之前，最后一个是训练完成的模型。"
+        "比较各个头是怎样变化的。"
+    ),
+    "attn.snapshot.item": "{phase}，第 {step} 步",
     "attn.mode": "输入",
     "attn.mode.single": "单个句子",
     "attn.mode.pair": "句子对",
