@@ -113,7 +113,7 @@ right.plotly_chart(
     viz.square_figure(
         similarity,
         title=t(f"emb.pos.sim.title.{scheme}"),
-        value_title=t("emb.pos.axis.similarity"),
+        value_title=t("emb.pos.axis.bias" if scheme == "relative" else "emb.pos.axis.cosine"),
         **pair_axes,
     ),
     key="emb.pos.similarity",

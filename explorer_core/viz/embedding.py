@@ -214,7 +214,7 @@ def stage_figure(
         x=list(range(z.shape[1])),
         y=[stage_names[n] for n in order],
         diverging=True,
-        text_format=".2f" if dims <= 16 else None,
+        text_format=".3f" if dims <= 16 else None,
         height=340,
         **texts,
     )
