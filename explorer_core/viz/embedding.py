@@ -102,6 +102,39 @@ def pca_frame(
     )
 
 
+def _pca_points(
+    part: pd.DataFrame, name: str, in_sentence: bool, titles: tuple[str, str, str]
+) -> go.Scatter:
+    """One group of the PCA map: circles for the sentence's tokens, diamonds for neighbours."""
+    return go.Scatter(
+        x=part["x"],
+        y=part["y"],
+        mode="markers+text",
+        name=name,
+        text=part["token"],
+        textposition="top center",
+        textfont=dict(size=13 if in_sentence else 11),
+        customdata=np.stack([part["id"], part["cosine"]], axis=1) if len(part) else None,
+        marker=dict(
+            size=12 if in_sentence else 9,
+            symbol="circle" if in_sentence else "diamond",
+            color=part["cosine"],
+            colorscale="Viridis",
+            cmin=-1,
+            cmax=1,
+            showscale=in_sentence,
+            colorbar=dict(title=dict(text=titles[2])),
+            line=dict(width=1, color="#333"),
+        ),
+        hovertemplate="%{text} (id %{customdata[0]})<br>"
+        + "<br>".join(
+            f"{label}: %{{{field}:.3f}}"
+            for label, field in zip(titles, ("x", "y", "customdata[1]"), strict=True)
+        )
+        + "<extra></extra>",
+    )
+
+
 def pca_figure(
     frame: pd.DataFrame,
     *,
@@ -114,38 +147,11 @@ def pca_figure(
 ) -> go.Figure:
     """Scatter of the PCA map: sentence tokens as circles, neighbours as diamonds, coloured by
     cosine similarity to the selected token (colour bar from -1 to 1)."""
+    titles = (x_title, y_title, value_title)
     fig = go.Figure()
-    for in_sentence, name, symbol in (
-        (True, sentence_name, "circle"),
-        (False, neighbour_name, "diamond"),
-    ):
+    for in_sentence, name in ((True, sentence_name), (False, neighbour_name)):
         part = frame[frame["in_sentence"] == in_sentence]
-        fig.add_trace(
-            go.Scatter(
-                x=part["x"],
-                y=part["y"],
-                mode="markers+text",
-                name=name,
-                text=part["token"],
-                textposition="top center",
-                textfont=dict(size=13 if in_sentence else 11),
-                customdata=np.stack([part["id"], part["cosine"]], axis=1) if len(part) else None,
-                marker=dict(
-                    size=12 if in_sentence else 9,
-                    symbol=symbol,
-                    color=part["cosine"],
-                    colorscale="Viridis",
-                    cmin=-1,
-                    cmax=1,
-                    showscale=in_sentence,
-                    colorbar=dict(title=dict(text=value_title)),
-                    line=dict(width=1, color="#333"),
-                ),
-                hovertemplate="%{text} (id %{customdata[0]})<br>"
-                f"{x_title}: %{{x:.3f}}<br>{y_title}: %{{y:.3f}}<br>"
-                f"{value_title}: %{{customdata[1]:.3f}}<extra></extra>",
-            )
-        )
+        fig.add_trace(_pca_points(part, name, in_sentence, titles))
     fig.update_layout(legend=dict(orientation="h", y=-0.2))
     return style(fig, title=title, x_title=x_title, y_title=y_title, height=640)
 
