@@ -94,6 +94,21 @@ def rotation_figure(
     return style(fig, title=title, x_title=x_title, y_title=y_title, height=460)
 
 
+def _level_line(bars: int, level: float, label: str) -> go.Scatter:
+    """A dashed horizontal line across `bars` bars at `level`, as a trace with a legend entry.
+
+    subtle: shapes (add_hline) on a log axis take log10 coordinates; a trace takes the value.
+    """
+    return go.Scatter(
+        x=[-0.5, bars - 0.5],
+        y=[level, level],
+        mode="lines",
+        name=label,
+        line=dict(color="black", dash="dash"),
+        hovertemplate=f"{label}<extra></extra>",
+    )
+
+
 def spectrum_figure(
     spectrum: dict[str, torch.Tensor],
     trained_length: int,
@@ -122,18 +137,7 @@ def spectrum_figure(
             "θ: %{customdata:.3g} rad<extra></extra>",
         )
     )
-    # subtle: shapes on a log axis take log10 coordinates, so the line is drawn as a trace
-    pairs = len(theta)
-    fig.add_trace(
-        go.Scatter(
-            x=[-0.5, pairs - 0.5],
-            y=[trained_length, trained_length],
-            mode="lines",
-            name=line_label,
-            line=dict(color="black", dash="dash"),
-            hovertemplate=f"{line_label}<extra></extra>",
-        )
-    )
+    fig.add_trace(_level_line(len(theta), trained_length, line_label))
     fig.update_layout(legend=dict(orientation="h", y=-0.25))
     fig.update_yaxes(type="log")
     return style(fig, title=title, x_title=x_title, y_title=y_title, height=400)
