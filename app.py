@@ -30,7 +30,13 @@ with st.sidebar:
 
 sections: dict[str, list] = {}
 for spec in available_pages():
-    page = st.Page(spec.path, title=t(spec.title), icon=spec.icon, url_path=spec.url_path)
+    page = st.Page(
+        spec.path,
+        title=t(spec.title),
+        icon=spec.icon,
+        url_path=spec.url_path or None,
+        default=not spec.url_path,  # the home page lives at /
+    )
     sections.setdefault(t(spec.section), []).append(page)
 
 st.navigation(sections).run()

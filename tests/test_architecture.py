@@ -75,3 +75,4 @@ def test_navigation_titles_exist_and_paths_are_unique():
         assert page.title in CATALOGUE["en"], page.title
         assert page.section in CATALOGUE["en"], page.section
         assert page.icon.startswith(":material/")
+    assert [p.url_path for p in PAGES].count("") == 1, "exactly one page (home) lives at /"

@@ -18,7 +18,7 @@ class PageSpec:
     file: str  # path relative to the project root
     title: str  # catalogue key of the page title
     icon: str  # a material icon (the machine has no emoji font)
-    url_path: str  # what follows the host in the browser
+    url_path: str  # what follows the host in the browser; "" for the home page at /
 
     @property
     def path(self) -> Path:
@@ -26,7 +26,7 @@ class PageSpec:
 
 
 PAGES: tuple[PageSpec, ...] = (
-    PageSpec("app.section.start", "pages/home.py", "home.nav", ":material/home:", "home"),
+    PageSpec("app.section.start", "pages/home.py", "home.nav", ":material/home:", ""),
     PageSpec(
         "app.section.tokenize",
         "pages/tokenizer_train.py",
