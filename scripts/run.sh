@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh requirements.txt
-exec .venv/bin/python -m streamlit run app.py --server.port "${PORT:-8501}" \
+exec .venv/bin/python scripts/serve.py app.py --server.port "${PORT:-8501}" \
     --server.address "${ADDRESS:-localhost}" --browser.gatherUsageStats false "$@"

@@ -57,9 +57,7 @@ def streamlit_server() -> Iterator[str]:
     proc = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "streamlit",
-            "run",
+            str(ROOT / "scripts" / "serve.py"),  # what scripts/run.sh starts
             str(ROOT / "app.py"),
             "--server.headless",
             "true",
