@@ -36,7 +36,7 @@ class StsJob:
     test: Path | None = None
     format: str | None = None  # "chinese-sts", "table" or None (detect)
     tokenizer: Path | None = None  # saved tokenizer folder, folder with vocab.txt, or vocab.txt
-    tokenizer_algo: str = "wordpiece"
+    tokenizer_algo: str = "char-bpe"  # frequent words whole, rare ones in pieces; CJK per char
     vocab_size: int = 4000
     lowercase: bool = True  # for a vocab.txt (bert-base-uncased: True; cased vocabularies: False)
     preset: str = "tiny"

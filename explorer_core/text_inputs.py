@@ -25,7 +25,7 @@ from explorer_core.tokenization import Tokenizer
 ROLES = ("pad", "cls", "sep", "mask")  # added in this order when missing
 ALIASES: dict[str, tuple[str, ...]] = {
     "pad": ("[PAD]", "<pad>", "<PAD>"),
-    "cls": ("[CLS]", "<cls>", "<s>", "<sos>", "[BOS]"),
+    "cls": ("[CLS]", "<cls>", "<s>", "<sos>", "<bos>", "[BOS]"),
     "sep": ("[SEP]", "<sep>", "</s>", "<eos>", "[EOS]"),
     "mask": ("[MASK]", "<mask>", "<MASK>"),
 }

@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sts.add_argument("--format", choices=FORMATS, help="file format (default: detected)")
     group = sts.add_mutually_exclusive_group()
     group.add_argument("--tokenizer", help="saved tokenizer folder, or a folder with vocab.txt")
-    group.add_argument("--tokenizer-algo", default="wordpiece", help="algorithm to train")
+    group.add_argument("--tokenizer-algo", default="char-bpe", help="algorithm to train")
     sts.add_argument("--vocab-size", type=int, default=4000, help="for --tokenizer-algo")
     sts.add_argument("--preset", default="tiny", help="tiny, small or tutorial")
     sts.add_argument("--pretrain-corpus", help="text file for MLM + NSP pre-training first")
