@@ -159,7 +159,9 @@ def seeded(seed: int) -> Iterator[None]:
 
     # subtle: weight initialisation (nn.Linear) and dropout draw from torch's default generator and
     # take no `generator` argument; forking it keeps the run reproducible and leaves the caller's
-    # random state untouched. Batches and masks use their own `torch.Generator`s.
+    # random state untouched. Batches and masks use their own `torch.Generator`s. Two runs in
+    # parallel threads share that default generator, so their dropout masks may interleave: each
+    # still trains correctly, only bit-for-bit reproducibility needs one run at a time.
     """
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
