@@ -18,9 +18,10 @@ from explorer_core.config import BertConfig
 from explorer_core.data import NspExample, consecutive_pairs, encode_pair
 from explorer_core.masking import mask_tokens, running_shares
 from explorer_core.model import BertModel
-from explorer_core.pretrained import PretrainedUnavailable, minilm_path
+from explorer_core.pretrained import PretrainedUnavailable
 from explorer_core.text_inputs import BertVocab
 from explorer_core.tokenization import Tokenizer
+from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 from explorer_core.ui.state import SHARED_MODEL
 
 SOURCES = ("fresh", "trained", "pretrained")
@@ -42,19 +43,6 @@ class ModelSource:
     tokenizer: Tokenizer
     label: str  # for captions
     key: str  # cache key of this model (kind + identity)
-
-
-@st.cache_resource(max_entries=1, show_spinner=False)
-def minilm_model() -> BertModel:
-    """all-MiniLM-L6-v2 loaded by our own BertModel from its safetensors file (eval mode)."""
-    return BertModel.from_transformers(minilm_path())
-
-
-@st.cache_resource(max_entries=1, show_spinner=False)
-def minilm_tokenizer() -> Tokenizer:
-    from explorer_core.tokenization.wordpiece import WordPieceTokenizer
-
-    return WordPieceTokenizer.from_vocab(minilm_path() / "vocab.txt", lowercase=True)
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)

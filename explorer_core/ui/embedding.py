@@ -23,6 +23,7 @@ from explorer_core.pretrained import PretrainedUnavailable, minilm_path
 from explorer_core.text_inputs import BertVocab
 from explorer_core.tokenization import Token, Tokenizer
 from explorer_core.ui.i18n import t
+from explorer_core.ui.pretrained import minilm_tokenizer
 from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
 
 SOURCES = ("fresh", "trained", "pretrained")
@@ -48,14 +49,6 @@ class Source:
 def minilm_embeddings() -> BertEmbeddings:
     """MiniLM's embedding layer (word, position, segment, LayerNorm) from its safetensors file."""
     return load_pretrained_embeddings(minilm_path())
-
-
-@st.cache_resource(max_entries=1, show_spinner=False)
-def minilm_tokenizer() -> Tokenizer:
-    """MiniLM's own WordPiece vocabulary (bert-base-uncased, lower-cased)."""
-    from explorer_core.tokenization.wordpiece import WordPieceTokenizer
-
-    return WordPieceTokenizer.from_vocab(minilm_path() / "vocab.txt", lowercase=True)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)

@@ -13,6 +13,7 @@ import streamlit as st
 from explorer_core.datasets import builtin_corpus
 from explorer_core.pretrained import PretrainedUnavailable, minilm_path
 from explorer_core.tokenization import ALGORITHMS, Token, Tokenizer, new_tokenizer
+from explorer_core.ui.pretrained import minilm_tokenizer
 from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
 
 CORPUS = "mixed"  # the built-in corpus every default tokenizer is trained on
@@ -27,14 +28,6 @@ def trained_default(algo: str, vocab_size: int = DEFAULT_VOCAB) -> Tokenizer:
     tokenizer = new_tokenizer(algo)
     tokenizer.train(builtin_corpus(CORPUS), vocab_size)
     return tokenizer
-
-
-@st.cache_resource(max_entries=1, show_spinner=False)
-def bert_wordpiece() -> Tokenizer:
-    """MiniLM's real WordPiece (the bert-base-uncased vocabulary, lower-cased)."""
-    from explorer_core.tokenization.wordpiece import WordPieceTokenizer
-
-    return WordPieceTokenizer.from_vocab(minilm_path() / "vocab.txt", lowercase=True)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -65,7 +58,7 @@ def resolve(source: str) -> tuple[Tokenizer, str]:
         name = st.session_state.get(SHARED_TOKENIZER_NAME, "")
         return tokenizer, f"lab:{name}:{id(tokenizer)}:{tokenizer.vocab_size}"
     if source == BERT:
-        return bert_wordpiece(), BERT
+        return minilm_tokenizer(), BERT
     return trained_default(source), f"{source}:{DEFAULT_VOCAB}"
 
 

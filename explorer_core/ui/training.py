@@ -27,12 +27,12 @@ from explorer_core.datasets import (
     load_sts_bytes,
     split_pairs,
 )
-from explorer_core.model import BertModel
-from explorer_core.pretrained import PretrainedUnavailable, minilm_path
+from explorer_core.pretrained import PretrainedUnavailable
 from explorer_core.similarity import TextEncoder, pair_cosines
 from explorer_core.tokenization import Tokenizer, new_tokenizer
 from explorer_core.train_setup import SharedModel
 from explorer_core.training_run import TrainingPlan, TrainingRun
+from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 from explorer_core.ui.state import SHARED_MODEL
 
 RUN_KEY = "train.run"  # this session's TrainingRun (or absent)
@@ -93,12 +93,7 @@ def vocab_tokenizer(data: bytes, lowercase: bool, name: str = "vocab.txt") -> To
 @st.cache_resource(max_entries=1, show_spinner=False)
 def minilm_encoder() -> TextEncoder:
     """Real all-MiniLM-L6-v2: our BertModel with its weights, its WordPiece vocabulary."""
-    from explorer_core.tokenization.wordpiece import WordPieceTokenizer
-
-    path = minilm_path()
-    model = BertModel.from_transformers(path)
-    tokenizer = WordPieceTokenizer.from_vocab(path / "vocab.txt", lowercase=True)
-    return TextEncoder(model.eval(), tokenizer, max_length=128)
+    return TextEncoder(minilm_model(), minilm_tokenizer(), max_length=128)
 
 
 def try_minilm() -> TextEncoder | None:
