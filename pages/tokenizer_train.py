@@ -6,6 +6,7 @@ import streamlit as st
 
 from explorer_core.datasets import builtin_corpus
 from explorer_core.tokenization import ALGORITHMS
+from explorer_core.tokenization.base import VocabTooSmall
 from explorer_core.ui import tokenizer as lab
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME, init
@@ -81,6 +82,12 @@ if st.button(t("tok.train.go"), key="tok.train.go", type="primary", icon=":mater
             tokenizer, trace = lab.train_tokenizer(algo, int(vocab), lab.corpus_hash(text), text)
     except lab.CorpusProblem as problem:
         st.error(t(problem.key, **problem.values), icon=":material/error:")
+    except VocabTooSmall as err:
+        st.error(
+            t("tok.train.err.vocab_min", algo=t(f"tok.train.algo.{algo}"), minimum=err.minimum,
+              requested=err.requested),
+            icon=":material/error:",
+        )  # fmt: skip
     except ValueError as err:
         st.error(t("tok.train.err.train", detail=str(err)), icon=":material/error:")
     else:

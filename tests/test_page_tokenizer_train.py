@@ -8,6 +8,9 @@ import json
 import numpy as np
 import pytest
 
+from explorer_core.datasets import builtin_corpus
+from explorer_core.tokenization import new_tokenizer
+from explorer_core.tokenization.base import VocabTooSmall
 from explorer_core.tokenization.byte_bpe import ByteBPETokenizer
 from explorer_core.ui import tokenizer as lab
 from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
@@ -108,6 +111,29 @@ def test_byte_bpe_vocab_below_the_alphabet():
     assert not at.exception
     assert "at least 256" in at.error[0].value
     assert SHARED_TOKENIZER not in at.session_state
+
+
+@pytest.mark.parametrize(
+    ("algo", "minimum"),
+    [("wordpiece", "5 special tokens plus"), ("char-bpe", "4 special tokens plus"),
+     ("unigram", "choose a size of at least"), ("word", "more than its 5 special tokens")],
+)  # fmt: skip
+def test_vocab_below_the_algorithms_floor_names_the_minimum(algo, minimum):
+    """Each algorithm's own floor, said by the catalogue in the page's language, not the core's
+    English sentence; the chosen size stays in its box."""
+    with pytest.raises(VocabTooSmall, match=minimum) as core:  # the core's English reason
+        new_tokenizer(algo).train(builtin_corpus("en"), 3)
+    floor = core.value.minimum
+    at = train(algo=algo, vocab=3, lang="en")
+    assert not at.exception
+    (error,) = at.error
+    assert f"at least {floor:,} for this corpus" in error.value and "You chose 3." in error.value
+    assert minimum not in error.value
+    assert at.number_input(key="tok.train.vocab").value == 3
+    assert SHARED_TOKENIZER not in at.session_state
+    at.session_state["lang"] = "zh"
+    at.button(key="tok.train.go").click().run(timeout=120)
+    assert f"至少需要 {floor:,} 个词元" in at.error[0].value
 
 
 def test_empty_paste_keeps_the_page():

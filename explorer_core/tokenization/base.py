@@ -19,6 +19,22 @@ META_FILE = "explorer_tokenizer.json"  # our own format: algorithm, vocab, merge
 HF_FILE = "tokenizer.json"  # the Hugging Face `tokenizers` file written beside it
 
 
+class VocabTooSmall(ValueError):
+    """`train` was asked for fewer entries than the algorithm needs before its first merge.
+
+    `minimum` is the smallest size that works for this text, so a caller can say it in its own
+    words (the Tokenizer Lab shows a translated message); str() is an English sentence.
+
+    >>> err = VocabTooSmall("choose at least 60", minimum=60, requested=10)
+    >>> (err.minimum, err.requested, str(err))
+    (60, 10, 'choose at least 60')
+    """
+
+    def __init__(self, message: str, *, minimum: int, requested: int) -> None:
+        super().__init__(message)
+        self.minimum, self.requested = minimum, requested
+
+
 @dataclass(frozen=True)
 class Token:
     """One token of an encoded text, with what a page needs to draw and explain it.

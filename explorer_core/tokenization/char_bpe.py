@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from explorer_core.tokenization.base import Token, Tokenizer
+from explorer_core.tokenization.base import Token, Tokenizer, VocabTooSmall
 from explorer_core.tokenization.bert_basic import (
     is_bert_chinese,
     normalize,
@@ -130,9 +130,11 @@ class CharBPETokenizer(Tokenizer):
         alphabet = sorted({s for w in words for s in word_symbols(w)})
         floor = len(SPECIALS) + len(alphabet)
         if vocab_size < floor:
-            raise ValueError(
+            raise VocabTooSmall(
                 f"A vocabulary of {vocab_size} is smaller than the 4 special tokens plus the "
-                f"{len(alphabet)} starting symbols of this text; choose at least {floor}"
+                f"{len(alphabet)} starting symbols of this text; choose at least {floor}",
+                minimum=floor,
+                requested=vocab_size,
             )
         ids = {s: i + len(SPECIALS) for i, s in enumerate(alphabet)}
         keys = {i: s for s, i in ids.items()}

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from explorer_core.tokenization.base import Token, Tokenizer
+from explorer_core.tokenization.base import Token, Tokenizer, VocabTooSmall
 from explorer_core.tokenization.unigram_lattice import Node, build_lattice, sample, viterbi
 from explorer_core.tokenization.unigram_trainer import UnigramRound, train_unigram
 
@@ -113,9 +113,12 @@ class UnigramTokenizer(Tokenizer):
         target = vocab_size - 1 - len(BYTE_PIECES)
         floor = 1 + len(BYTE_PIECES) + len(SAFE_CHARS) + 8
         if vocab_size < floor:
-            raise ValueError(
+            raise VocabTooSmall(
                 f"A unigram vocabulary holds <unk>, 256 byte pieces and at least "
-                f"{floor - 257} learned pieces; choose a size of at least {floor}, not {vocab_size}"
+                f"{floor - 257} learned pieces; choose a size of at least {floor}, "
+                f"not {vocab_size}",
+                minimum=floor,
+                requested=vocab_size,
             )
         words = Counter(word for word, _ in unigram_words(text))
         if not words:

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from explorer_core.tokenization.base import Token, Tokenizer
+from explorer_core.tokenization.base import Token, Tokenizer, VocabTooSmall
 from explorer_core.tokenization.bert_basic import normalize, split_on_specials, split_words
 
 SPECIALS = ("<pad>", "<unk>", "<eos>", "<sos>", "<mask>")
@@ -71,9 +71,11 @@ class WordLevelTokenizer(Tokenizer):
     def train(self, text: str, vocab_size: int) -> list[WordEntry]:
         """Keep the `vocab_size - 5` most frequent words (ties by code point); return them."""
         if vocab_size <= len(SPECIALS):
-            raise ValueError(
+            raise VocabTooSmall(
                 f"A word-level vocabulary needs more than its {len(SPECIALS)} special tokens; "
-                f"got a size of {vocab_size}"
+                f"got a size of {vocab_size}",
+                minimum=len(SPECIALS) + 1,
+                requested=vocab_size,
             )
         counts = Counter(word for word, _, _ in word_spans(text))
         for special in SPECIALS:

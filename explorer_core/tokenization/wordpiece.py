@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from explorer_core.tokenization.base import Token, Tokenizer
+from explorer_core.tokenization.base import Token, Tokenizer, VocabTooSmall
 from explorer_core.tokenization.bert_basic import (
     normalize,
     pre_tokenize,
@@ -109,9 +109,11 @@ class WordPieceTokenizer(Tokenizer):
         symbols = alphabet(counts)
         floor = len(SPECIALS) + len(symbols)
         if vocab_size < floor:
-            raise ValueError(
+            raise VocabTooSmall(
                 f"A vocabulary of {vocab_size} is smaller than the {len(SPECIALS)} special tokens "
-                f"plus the {len(symbols)} characters of this text; choose at least {floor}"
+                f"plus the {len(symbols)} characters of this text; choose at least {floor}",
+                minimum=floor,
+                requested=vocab_size,
             )
         base, steps = train_wordpiece(counts, vocab_size - floor)
         entries = list(SPECIALS) + base + [s.merged for s in steps if s.new_entry]

@@ -52,6 +52,10 @@ EN = {
         "Byte-level BPE needs a vocabulary of at least {minimum}: its alphabet is the 256 bytes."
     ),
     "tok.train.err.vocab_range": "Choose a vocabulary size between 2 and {limit:,}.",
+    "tok.train.err.vocab_min": (
+        "{algo} needs a vocabulary of at least {minimum:,} for this corpus: its special tokens and "
+        "starting symbols come before any learned token. You chose {requested:,}."
+    ),
     "tok.train.err.train": "Training failed: {detail}",
     "tok.train.k": "Merges applied (k)",
     "tok.train.k.help": "Replay training: the state after the first k merges.",
@@ -153,6 +157,10 @@ ZH = {
         "字节级 BPE 的词表至少需要 {minimum} 个词元：它的字母表就是 256 个字节。"
     ),
     "tok.train.err.vocab_range": "请选择 2 到 {limit:,} 之间的词表大小。",
+    "tok.train.err.vocab_min": (
+        "{algo} 在这个语料上的词表至少需要 {minimum:,} 个词元：特殊词元和起始符号要先占位，"
+        "之后才有学到的词元。你选择的是 {requested:,}。"
+    ),
     "tok.train.err.train": "训练失败：{detail}",
     "tok.train.k": "已执行的合并次数（k）",
     "tok.train.k.help": "回放训练过程：执行前 k 次合并之后的状态。",
