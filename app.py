@@ -10,7 +10,7 @@ from pathlib import Path
 import streamlit as st
 
 from explorer_core import runtime
-from explorer_core.ui.i18n import LANG_KEY, LANGUAGES, t
+from explorer_core.ui.i18n import language_switch, t
 from explorer_core.ui.nav import available_pages
 
 runtime.configure()
@@ -22,21 +22,18 @@ st.set_page_config(
     layout="wide",
 )
 
-st.session_state.setdefault(LANG_KEY, "en")
 with st.sidebar:
-    st.segmented_control(
-        t("app.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=LANG_KEY
-    )
+    language_switch()
 
 sections: dict[str, list] = {}
 for spec in available_pages():
-    page = st.Page(
+    st_page = st.Page(
         spec.path,
         title=t(spec.title),
         icon=spec.icon,
         url_path=spec.url_path or None,
         default=not spec.url_path,  # the home page lives at /
     )
-    sections.setdefault(t(spec.section), []).append(page)
+    sections.setdefault(t(spec.section), []).append(st_page)
 
 st.navigation(sections).run()

@@ -28,3 +28,7 @@ def test_language_switch_shows_chinese(browser):
     browser.wait_idle("完整流程")
     browser.screenshot("home-zh")
     assert browser.exceptions() == []
+    assert browser.page.url.endswith("?lang=zh")  # a copied link reopens in Chinese
+    browser.page.locator('[data-testid="stSidebar"] a', has_text="注意力").first.click()
+    browser.wait_idle("注意力")
+    assert "lang=zh" in browser.page.url

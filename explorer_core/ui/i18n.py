@@ -36,6 +36,34 @@ def load_catalogues() -> dict[str, dict[str, str]]:
 CATALOGUE: Mapping[str, Mapping[str, str]] = load_catalogues()
 
 
+def pick_language(query_value: str | None, browser_locale: str | None) -> str:
+    """The language a new session starts in: the URL's `lang=`, else the browser's, else English.
+
+    >>> pick_language("zh", "en-US"), pick_language(None, "zh-CN"), pick_language("xx", None)
+    ('zh', 'zh', 'en')
+    """
+    if query_value in LANGUAGES:
+        return query_value
+    prefix = (browser_locale or "").split("-")[0].lower()
+    return prefix if prefix in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def language_switch() -> None:
+    """The 中文 / English switch, kept in the URL as `?lang=zh|en` so a link reopens in it.
+
+    A new session starts in the language of `?lang=`, else the browser's, else English.
+    # subtle: Streamlit's own widget-to-URL binding writes the displayed label ("中文"), not the
+    # code, so the URL is synced by hand.
+    """
+    if LANG_KEY not in st.session_state:
+        st.session_state[LANG_KEY] = pick_language(st.query_params.get(LANG_KEY), st.context.locale)
+    st.segmented_control(
+        t("app.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=LANG_KEY, required=True
+    )
+    if st.query_params.get(LANG_KEY) != current_language():
+        st.query_params[LANG_KEY] = current_language()
+
+
 def current_language() -> str:
     lang = st.session_state.get(LANG_KEY, DEFAULT_LANGUAGE)
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
