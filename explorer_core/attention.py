@@ -167,15 +167,19 @@ class BertSelfAttention(nn.Module):
         return context.transpose(1, 2).reshape(batch, length, self.all_head_size)  # (B, T, H)
 
 
-class BertSelfOutput(nn.Module):
-    """Mix the heads back together (dense), then the residual; LayerNorm after it (post-LN)."""
+class ResidualOutput(nn.Module):
+    """A sub-block's end: dense (in_features -> H), dropout, the residual; then LayerNorm (post-LN).
 
-    def __init__(self, config: BertConfig) -> None:
+    Attention's output (`BertSelfOutput`, H -> H) and the feed-forward block's (`BertOutput` in
+    explorer_core.model, I -> H) are this same step with transformers' names `dense`/`LayerNorm`.
+    """
+
+    def __init__(self, config: BertConfig, in_features: int) -> None:
         super().__init__()
-        self.dense = nn.Linear(config.hidden_size, config.hidden_size)
+        self.dense = nn.Linear(in_features, config.hidden_size)
         self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
-        # pre-LN keeps the same LayerNorm but applies it to the block's *input* (BertAttention)
+        # pre-LN keeps the same LayerNorm but applies it to the sub-block's *input* (its caller)
         self.pre_norm = config.norm_placement == "pre"
 
     def forward(self, hidden_states: Tensor, input_tensor: Tensor) -> Tensor:
@@ -183,6 +187,13 @@ class BertSelfOutput(nn.Module):
         if self.pre_norm:
             return input_tensor + hidden_states
         return self.LayerNorm(hidden_states + input_tensor)
+
+
+class BertSelfOutput(ResidualOutput):
+    """Mix the heads back together (dense H -> H), the residual, then LayerNorm (post-LN)."""
+
+    def __init__(self, config: BertConfig) -> None:
+        super().__init__(config, config.hidden_size)
 
 
 class BertAttention(nn.Module):

@@ -27,6 +27,7 @@ from explorer_core.attention import (
     AttentionOutput,
     BertAttention,
     CellArithmetic,
+    ResidualOutput,
     additive_mask,
     allowed_keys,
     cell_arithmetic,
@@ -57,21 +58,11 @@ class BertIntermediate(nn.Module):
         return self.intermediate_act_fn(self.dense(hidden_states))  # (B, T, I)
 
 
-class BertOutput(nn.Module):
+class BertOutput(ResidualOutput):
     """The feed-forward block's second half: dense I -> H, dropout, residual, LayerNorm."""
 
     def __init__(self, config: BertConfig) -> None:
-        super().__init__()
-        self.dense = nn.Linear(config.intermediate_size, config.hidden_size)
-        self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
-        self.dropout = nn.Dropout(config.hidden_dropout_prob)
-        self.pre_norm = config.norm_placement == "pre"
-
-    def forward(self, hidden_states: Tensor, input_tensor: Tensor) -> Tensor:
-        hidden_states = self.dropout(self.dense(hidden_states))  # (B, T, H)
-        if self.pre_norm:
-            return input_tensor + hidden_states
-        return self.LayerNorm(hidden_states + input_tensor)
+        super().__init__(config, config.intermediate_size)
 
 
 class BertLayer(nn.Module):
