@@ -11,6 +11,7 @@ from explorer_core.ui.embedding import (
     encode_pair,
     pair_components,
     pick_source,
+    pick_token,
 )
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import init
@@ -61,14 +62,8 @@ st.caption(t("emb.sum.table.caption") + " " + caption)
 
 # 2) one token, stage by stage
 st.subheader(t("emb.sum.token.head"))
-clamp_state("emb.sum.pick", 0, len(ids) - 1)
-pick = st.selectbox(
-    t("emb.sum.pick"),
-    range(len(ids)),
-    key="emb.sum.pick",
-    format_func=lambda i: f"{i}: {labels[i]} ({'AB'[segments[i]]})",
-)
-pick = pick or 0
+names = [f"{label} ({'AB'[segment]})" for label, segment in zip(labels, segments, strict=True)]
+pick = pick_token("emb.sum.pick", t("emb.sum.pick"), names)
 hidden = parts["sum"].shape[-1]
 clamp_state("emb.sum.dims", 4, min(64, hidden))
 dims = st.slider(t("emb.sum.dims"), 4, min(64, hidden), key="emb.sum.dims")

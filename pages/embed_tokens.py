@@ -7,10 +7,10 @@ import streamlit as st
 
 from explorer_core.projection import cosine_matrix, neighbourhood_map
 from explorer_core.ui.embedding import (
-    clamp_state,
     id_labels,
     neighbour_exclusions,
     pick_source,
+    pick_token,
     tokens_of,
 )
 from explorer_core.ui.i18n import t
@@ -56,14 +56,8 @@ st.dataframe(
 
 # 1) one-hot × E
 st.subheader(t("emb.tokens.onehot.head"))
-clamp_state("emb.tokens.pick", 0, len(ids) - 1)
-pick = st.selectbox(
-    t("emb.tokens.pick"),
-    range(len(ids)),
-    key="emb.tokens.pick",
-    format_func=lambda i: f"{i}: {labels[i]} (id {ids[i]})",
-)
-pick = pick or 0
+names = [f"{label} (id {token_id})" for label, token_id in zip(labels, ids, strict=True)]
+pick = pick_token("emb.tokens.pick", t("emb.tokens.pick"), names)
 token_id = ids[pick]
 rows, dim = weight.shape
 st.markdown(t("emb.tokens.onehot.explain", id=token_id, rows=rows, dim=dim, token=labels[pick]))

@@ -188,3 +188,11 @@ def clamp_state(key: str, low: int, high: int) -> None:
     value = st.session_state.get(key)
     if isinstance(value, int) and not low <= value <= high:
         st.session_state[key] = min(max(value, low), high)
+
+
+def pick_token(key: str, label: str, names: Sequence[str]) -> int:
+    """A selectbox over token positions shown as "i: name"; its remembered choice is kept inside
+    the current sentence (see `clamp_state`). Returns the chosen position (0 when none)."""
+    clamp_state(key, 0, len(names) - 1)
+    pick = st.selectbox(label, range(len(names)), key=key, format_func=lambda i: f"{i}: {names[i]}")
+    return pick or 0
