@@ -2,36 +2,22 @@
 
 from __future__ import annotations
 
-import base64
 import json
 from types import SimpleNamespace
 
-import numpy as np
 import pytest
 
 from explorer_core.config import BertConfig
 from explorer_core.model import BertModel
 from explorer_core.ui.state import SHARED_MODEL
+from tests.charts import figures, plot_array
 from tests.conftest import app_test
 
 PAGE = "pages/attention.py"
 
 
-def figures(at) -> list[dict]:
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
-
-
-def array(value) -> list:
-    """A plotly array from a chart's JSON: a plain list, or plotly's typed {dtype, bdata, shape}."""
-    if isinstance(value, dict) and "bdata" in value:
-        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-        shape = [int(n) for n in str(value.get("shape", len(flat))).split(",")]
-        return flat.reshape(shape).tolist()
-    return value
-
-
 def z_of(figure: dict) -> list[list[float]]:
-    return array(figure["data"][0]["z"])
+    return plot_array(figure["data"][0]["z"])
 
 
 @pytest.fixture(scope="module")
@@ -163,4 +149,4 @@ def test_long_input_overview_is_cut_to_the_first_64_tokens():
     at = app_test(PAGE, state={"attn.text": "word " * 80, "attn.view": "overview"})
     assert not at.exception and "first 64" in at.info[0].value
     grid = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert len(array(grid["data"][0]["z"])) == 6 * 65 - 1  # 6 layers of 64 rows, 5 gaps
+    assert len(plot_array(grid["data"][0]["z"])) == 6 * 65 - 1  # 6 layers of 64 rows, 5 gaps

@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-import base64
-import json
-
-import numpy as np
 import pytest
 
+from tests.charts import figures, plot_array
 from tests.conftest import app_test
 
 PAGE = "pages/bert_inputs.py"
-
-
-def array(value) -> list:
-    """A plotly array from a chart's JSON: a plain list, or plotly's typed {dtype, bdata, shape}."""
-    if isinstance(value, dict) and "bdata" in value:
-        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-        shape = [int(n) for n in str(value.get("shape", len(flat))).split(",")]
-        return flat.reshape(shape).tolist()
-    return value
-
-
-def figures(at) -> list[dict]:
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +19,7 @@ def page():
 
 def test_mlm_strip_table_and_specials(page):
     strip = figures(page)[0]["data"][0]
-    kinds = array(strip["z"])[0]
+    kinds = plot_array(strip["z"])[0]
     table = page.dataframe[0].value
     assert len(kinds) == len(table) >= 15
     assert kinds[0] == 4 and kinds[-1] == 4  # [CLS] and [SEP]: special, never chosen
@@ -61,7 +45,7 @@ def test_counters_converge_to_12_and_1_5_percent(page):
     page.session_state["inputs.draws"] = 5000
     page.run()
     shares = figures(page)[1]
-    lines = [array(trace["y"]) for trace in shares["data"]]
+    lines = [plot_array(trace["y"]) for trace in shares["data"]]
     assert len(lines) == 3 and len(lines[0]) == 5000
     assert lines[0][-1] == pytest.approx(12.0, abs=0.6)
     assert lines[1][-1] == pytest.approx(1.5, abs=0.25)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from explorer_core.positional import sinusoidal_table
+from tests.charts import chart_array, figure_with_title
 from tests.conftest import app_test
-from tests.test_page_embed_tokens import chart_array, figure_with_title
 
 PAGE = "pages/embed_positions.py"
 SMALL = {"emb.pos.length": 32, "emb.pos.dim": 16, "emb.pos.trained": 16}

@@ -2,36 +2,16 @@
 
 from __future__ import annotations
 
-import base64
-import json
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import torch
 
+from tests.charts import chart_array, figure_with_title
 from tests.conftest import app_test
 
 PAGE = "pages/embed_tokens.py"
-
-
-def chart_array(value) -> np.ndarray:
-    """A plotly array from a chart's JSON: a plain list, or plotly's typed {dtype, bdata, shape}."""
-    if isinstance(value, dict) and "bdata" in value:
-        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-        shape = value.get("shape")
-        if shape:
-            array = array.reshape([int(n) for n in str(shape).split(",")])
-        return array
-    return np.asarray(value)
-
-
-def figure_with_title(at, fragment: str) -> dict:
-    for element in at.get("plotly_chart"):
-        spec = json.loads(element.proto.spec)
-        if fragment in spec["layout"]["title"]["text"]:
-            return spec
-    raise AssertionError(f"no chart titled with {fragment!r}")
 
 
 def _minilm_weight(minilm_dir) -> torch.Tensor:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 
 import numpy as np
 import pytest
 
+from tests.charts import chart_array, figures
 from tests.conftest import app_test
-from tests.test_page_embed_tokens import chart_array
 
 PAGE = "pages/similarity.py"
 GUITAR = ("A man is playing a guitar.", "A person plays the guitar.")
@@ -39,10 +38,6 @@ def tiny_shared():
     return SharedModel(run.result(), "trained", tuple(run.snapshots())), parts
 
 
-def _charts(at) -> list[dict]:
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
-
-
 def _metrics(at) -> dict[str, float]:
     return {m.label: float(m.value) for m in at.metric}
 
@@ -68,7 +63,7 @@ def test_matrix_heatmap_holds_the_cosines_with_colour_bar_and_titles(minilm_dir)
     at = app_test(PAGE)
     at.text_area(key="sim.list").set_value("\n".join([*GUITAR, "今天股市大幅下跌。"])).run()
     assert not at.exception
-    (fig,) = _charts(at)
+    (fig,) = figures(at)
     trace = fig["data"][0]
     z = chart_array(trace["z"]).reshape(3, 3)
     texts = sentence_list("\n".join([*GUITAR, "今天股市大幅下跌。"]))
@@ -93,7 +88,7 @@ def test_nearest_neighbours_are_ranked_by_cosine():
     at.segmented_control(key="sim.view").set_value("neighbours").run()
     at.text_input(key="sim.query").set_value("Someone plays an instrument.").run()
     assert not at.exception
-    (fig,) = _charts(at)
+    (fig,) = figures(at)
     bars = fig["data"][0]
     values = list(chart_array(bars["x"]))
     assert values == sorted(values, reverse=True)
@@ -144,7 +139,7 @@ def test_dev_pairs_scatter_shows_where_the_model_is_wrong():
     at = app_test(PAGE, state={SHARED_MODEL: shared, PARTS_KEY: ("built-in", parts)})
     at.segmented_control(key="sim.view").set_value("pairs").run()
     assert not at.exception
-    (fig,) = _charts(at)
+    (fig,) = figures(at)
     points = fig["data"][1]
     dev = parts["dev"]
     cos = pair_cosines(
