@@ -23,6 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "artifacts" / "screenshots"
+PLOT = '[data-testid="stPlotlyChart"]'  # one plotly chart
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -108,9 +109,13 @@ class BrowserSession:
         self.page.on("request", lambda request: self.requests.append(request.url))
 
     def open(self, url_path: str, query: str = "", wait_text: str | None = None, timeout=90_000):
+        """Go to `url_path` ("" is the home page at /) and wait until it has run (and shows
+        `wait_text`). Fails if the app answers "Page not found": scripts/serve.py makes even a fresh
+        server's first deep link go through app.py's navigation, so no test closes that dialog."""
         suffix = f"?{query}" if query else ""
         self.page.goto(f"{self.base_url}/{url_path}{suffix}", timeout=timeout)
         self.wait_idle(wait_text, timeout)
+        assert self.page.get_by_role("dialog").filter(has_text="Page not found").count() == 0
 
     def wait_idle(self, wait_text: str | None = None, timeout=90_000) -> None:
         """Wait until the script has run to the end (and `wait_text`, if given, is shown)."""
@@ -135,6 +140,26 @@ class BrowserSession:
         path = SHOTS / f"{name}.png"
         self.page.screenshot(path=str(path))
         return path
+
+    def shoot(self, locator, name: str) -> Path:  # noqa: ANN001 - a Playwright Locator
+        """Scroll `locator` into view and save it alone as artifacts/screenshots/<name>.png."""
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / f"{name}.png"
+        locator.scroll_into_view_if_needed()
+        locator.screenshot(path=str(path))
+        return path
+
+    def shoot_charts(self, prefix: str, expected: int, timeout=60_000) -> None:
+        """Wait until exactly `expected` plotly charts are drawn; save each as <prefix>-chart<i>."""
+        charts = self.page.locator(PLOT)
+        self.page.wait_for_function(
+            f"document.querySelectorAll('{PLOT}').length >= {expected}", timeout=timeout
+        )
+        for i in range(expected):
+            charts.nth(i).locator(".main-svg").first.wait_for(timeout=timeout)
+        assert charts.count() == expected
+        for i in range(expected):
+            self.shoot(charts.nth(i), f"{prefix}-chart{i}")
 
     def foreign_requests(self) -> list[str]:
         allowed = (self.base_url, "data:", "blob:", "about:")

@@ -7,26 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import SHOTS
-
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-PLOT = '[data-testid="stPlotlyChart"]'
-
-
-def shoot_charts(browser, prefix: str, expected: int) -> None:
-    """Wait for `expected` drawn plotly charts and save each one as its own screenshot."""
-    charts = browser.page.locator(PLOT)
-    browser.page.wait_for_function(
-        f"document.querySelectorAll('{PLOT}').length >= {expected}", timeout=60_000
-    )
-    for i in range(expected):
-        charts.nth(i).locator(".main-svg").first.wait_for(timeout=60_000)
-    assert charts.count() == expected
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    for i in range(expected):
-        charts.nth(i).scroll_into_view_if_needed()
-        charts.nth(i).screenshot(path=str(SHOTS / f"{prefix}-chart{i}.png"))
 
 
 def check_clean(browser) -> None:
@@ -36,17 +17,17 @@ def check_clean(browser) -> None:
 
 def test_attention_page_views(browser):
     browser.open("attention", wait_text="One weight, step by step")
-    shoot_charts(browser, "attend-head", 3)
+    browser.shoot_charts("attend-head", 3)
     browser.screenshot("attend-head")
     assert browser.page.get_by_text("looking at").count() > 0
     browser.page.locator("button", has_text="All layers").click()
     browser.wait_idle("Attention weights of every head")
-    shoot_charts(browser, "attend-overview", 1)
+    browser.shoot_charts("attend-overview", 1)
     browser.page.locator("button", has_text="Padded batch").click()
     browser.wait_idle("The batch the model sees")
     browser.page.locator("button", has_text="Masks").click()
     browser.wait_idle("Which keys each query may look at")
-    shoot_charts(browser, "attend-masks", 1)
+    browser.shoot_charts("attend-masks", 1)
     browser.screenshot("attend-masks")
     check_clean(browser)
 
@@ -57,20 +38,20 @@ def test_attention_sentence_pair_with_causal_mask(browser):
     browser.wait_idle("Sentence B (segment 1)")
     browser.page.get_by_text("Causal mask (decoder-style)").click()
     browser.wait_idle()
-    shoot_charts(browser, "attend-pair-causal", 3)
+    browser.shoot_charts("attend-pair-causal", 3)
     browser.screenshot("attend-pair-causal")
     check_clean(browser)
 
 
 def test_bert_inputs_page(browser):
     browser.open("bert-inputs", wait_text="Many draws: the shares converge")
-    shoot_charts(browser, "attend-inputs", 2)
+    browser.shoot_charts("attend-inputs", 2)
     browser.screenshot("attend-inputs")
     table = browser.page.locator('[data-testid="stDataFrame"]').first
     browser.page.locator("button", has_text="Re-roll").click()
     browser.wait_idle()
     assert browser.page.get_by_role("spinbutton").first.input_value() == "1"
-    shoot_charts(browser, "attend-inputs-reroll", 2)
+    browser.shoot_charts("attend-inputs-reroll", 2)
     table.scroll_into_view_if_needed()
     browser.page.get_by_text("The same example, the tutorial's way").scroll_into_view_if_needed()
     browser.screenshot("attend-inputs-tutorial")
@@ -93,10 +74,10 @@ def test_attend_pages_in_chinese(browser):
     browser.open("bert-inputs", wait_text="Many draws: the shares converge")
     browser.page.locator('[data-testid="stSidebar"] button', has_text="中文").click()
     browser.wait_idle("多次抽取")
-    shoot_charts(browser, "attend-inputs-zh", 2)
+    browser.shoot_charts("attend-inputs-zh", 2)
     browser.screenshot("attend-inputs-zh")
     browser.page.locator('[data-testid="stSidebarNav"] a', has_text="注意力").first.click()
     browser.wait_idle("一个权重，一步一步算")
-    shoot_charts(browser, "attend-head-zh", 3)
+    browser.shoot_charts("attend-head-zh", 3)
     browser.screenshot("attend-head-zh")
     check_clean(browser)

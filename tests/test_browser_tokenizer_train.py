@@ -7,25 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import SHOTS
+from tests.browser import PLOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-PLOT = '[data-testid="stPlotlyChart"]'
-
-
-def open_page(browser) -> None:
-    """Open the page, closing the "Page not found" dialog a fresh server may show on a deep link."""
-    browser.open("train-tokenizer", wait_text="press Train")
-    dialog = browser.page.get_by_role("dialog").filter(has_text="Page not found")
-    if dialog.count():
-        dialog.get_by_role("button").first.click()
-        dialog.wait_for(state="detached")
 
 
 def test_train_and_scrub(browser):
     page = browser.page
-    open_page(browser)
+    browser.open("train-tokenizer", wait_text="press Train")
     browser.screenshot("tok-train-start")
     page.locator(".st-key-tok-train-go button").click()
     browser.wait_idle("The other pages now use this tokenizer")
@@ -41,10 +30,7 @@ def test_train_and_scrub(browser):
     assert page.get_by_text("Why merge 4 won").count() == 1
     assert page.locator('span[title^="id "]').count() > 10
     browser.screenshot("tok-train-k3")
-    chart = page.locator(PLOT).first
-    chart.scroll_into_view_if_needed()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    chart.screenshot(path=str(SHOTS / "tok-train-curve.png"))
+    browser.shoot(page.locator(PLOT).first, "tok-train-curve")
     # play: the fragment advances k by itself (744 // 60 = 12 merges per tick)
     page.get_by_text("Play", exact=True).click()
     page.get_by_text("k = 15 of 744").wait_for(timeout=30_000)
@@ -56,7 +42,7 @@ def test_train_and_scrub(browser):
 
 def test_bad_vocab_size_shows_a_message(browser):
     page = browser.page
-    open_page(browser)
+    browser.open("train-tokenizer", wait_text="press Train")
     box = page.get_by_role("spinbutton").first
     box.fill("100")
     box.press("Enter")

@@ -7,25 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import SHOTS
+from tests.browser import PLOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-PLOT = '[data-testid="stPlotlyChart"]'
-
-
-def open_page(browser, url_path: str, text: str) -> None:
-    """Open a page, closing the "Page not found" dialog a fresh server may show on a deep link."""
-    browser.open(url_path, wait_text=text)
-    dialog = browser.page.get_by_role("dialog").filter(has_text="Page not found")
-    if dialog.count():
-        dialog.get_by_role("button").first.click()
-        dialog.wait_for(state="detached")
 
 
 def test_train_tiny_stop_and_probe(browser):
     page = browser.page
-    open_page(browser, "train-model", "Train a sentence-embedding model")
+    browser.open("train-model", wait_text="Train a sentence-embedding model")
     browser.screenshot("train-settings")
     page.get_by_text("Fine-tune directly").click()  # the similarity loss and dev Spearman, fast
     browser.wait_idle()
@@ -60,10 +49,7 @@ def test_train_tiny_stop_and_probe(browser):
     page.locator(".st-key-sim-view button", has_text="Where the model is wrong").click()
     browser.wait_idle("The pairs the model gets most wrong")
     page.locator(f"{PLOT} .main-svg").first.wait_for(timeout=60_000)
-    chart = page.locator(PLOT).first
-    chart.scroll_into_view_if_needed()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    chart.screenshot(path=str(SHOTS / "sim-scatter.png"))
+    browser.shoot(page.locator(PLOT).first, "sim-scatter")
     browser.screenshot("sim-pairs")
     assert browser.exceptions() == []
 
