@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import operator
 import random
+from itertools import pairwise
 
 import pytest
 
-from explorer_core.tokenization import bpe_engine
 from explorer_core.tokenization.bpe_engine import (
+    SHIFT,
+    _initial_pairs,
     merge_word,
     pair_counts,
     train_bpe,
@@ -110,17 +112,17 @@ def test_stops_when_no_pair_is_left_and_checks_input():
         train_bpe([[1, 2]], [1], 1, 3, join=operator.add)
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_bulk_merge_of_words_seen_once_equals_the_loop(seed, monkeypatch):
-    """Words of count 1 are merged in bulk (str.split on all of them at once) when there are
-    many; forced on for every merge, it must give the same steps, words and groups as the
-    textbook loop, including runs like "aaaa" where (X, X) pairs appear."""
-    monkeypatch.setattr(bpe_engine, "BULK_MIN", 1)
-    words, counts = random_corpus(seed, n_words=80, alphabet=3)
-    counts = [1 if i % 3 else c for i, c in enumerate(counts)]  # mostly words seen once
-    groups = [i % 2 for i in range(len(words))]
-    fast = train_bpe(words, counts, 30, 3, groups=groups)
-    slow = train_bpe_textbook(words, counts, 30, 3)
-    assert fast.steps == slow.steps
-    assert fast.words == slow.words
-    assert [sum(r) for r in fast.applied_by_group] == [s.applied for s in slow.steps]
+@pytest.mark.parametrize("seed", range(4))
+def test_initial_pair_index_matches_a_plain_count(seed):
+    """The numpy start-up counts equal `pair_counts`; each word is listed once per occurrence."""
+    words, counts = random_corpus(seed)
+    words.append([])
+    counts.append(2)
+    totals, where = _initial_pairs(words, counts)
+    plain = {(p >> SHIFT, p & ((1 << SHIFT) - 1)): c for p, c in totals.items()}
+    assert plain == pair_counts(words, counts)
+    for p, listed in where.items():
+        a, b = p >> SHIFT, p & ((1 << SHIFT) - 1)
+        expected = [i for i, w in enumerate(words) for x, y in pairwise(w) if (x, y) == (a, b)]
+        assert listed == expected
+    assert _initial_pairs([], []) == ({}, {})
