@@ -116,11 +116,18 @@ class SentenceEncoder(nn.Module):
         return vectors
 
     def encode(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        """Sentence vectors (B, H) without gradients, in eval mode (no dropout)."""
-        was_training = self.training
+        """Sentence vectors (B, H) without gradients, in eval mode (no dropout).
+
+        Every submodule gets back the mode it had: the wrapped model may be shared (a cached
+        pretrained model serves every page and session) and must stay as it was.
+        """
+        # subtle: self.train(flag) would set the flag on every submodule, turning a shared
+        # eval-mode model into training mode (dropout on) just because this wrapper is new.
+        modes = [(module, module.training) for module in self.modules()]
         self.eval()
         try:
             with torch.no_grad():
                 return self(input_ids, attention_mask)
         finally:
-            self.train(was_training)
+            for module, mode in modes:
+                module.training = mode

@@ -95,3 +95,18 @@ def test_minilm_mean_pooling_matches_sentence_transformers_recipe(minilm_dir):
     cos = vectors @ vectors.T
     assert cos[0, 1] == pytest.approx(0.85, abs=0.03)
     assert abs(float(cos[0, 2])) < 0.2
+
+
+def test_encode_leaves_every_submodule_in_the_mode_it_had():
+    """A shared eval-mode model (the cached MiniLM) stays in eval mode: no dropout leaks out."""
+    config = BertConfig(
+        vocab_size=99, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+        intermediate_size=37, max_position_embeddings=16,
+    )  # fmt: skip
+    model = BertModel(config).eval()
+    ids = torch.randint(1, 99, (3, 7), generator=torch.Generator().manual_seed(0))
+    SentenceEncoder(model, "mean").encode(ids, torch.ones_like(ids))
+    assert not any(module.training for module in model.modules())
+    model.train()
+    SentenceEncoder(model, "mean").encode(ids, torch.ones_like(ids))
+    assert all(module.training for module in model.modules())
