@@ -131,6 +131,12 @@ def timed(fn, *args) -> tuple[float, float, object]:
     return time.perf_counter() - wall, time.process_time() - cpu, out
 
 
+def _engine() -> str:
+    from explorer_core.tokenization import bpe_engine
+
+    return "pure Python (numba not installed)" if bpe_engine.bpe_fast is None else "numba"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -139,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     corpora = {"en": english_corpus, "zh": chinese_corpus}
     print(f"load average at start: {os.getloadavg()}")
+    first, _, _ = timed(train_ours, "warm up the merge loop", 300)
+    print(f"merge loop: {_engine()}; first training in this process {first:.2f} s (numba compiles,")
+    print("  or loads its on-disk cache, here; excluded from the runs below)")
     for lang in args.lang:
         text = corpora[lang]()
         print(f"\n{lang}: {len(text):,} chars, {len(text.encode('utf-8')):,} UTF-8 bytes")

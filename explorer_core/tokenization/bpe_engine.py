@@ -40,6 +40,9 @@ including its one quirk: the count of a pair that has won is not reset, so when 
 recreates that pair, it can win a second time with an inflated count. This keeps the merges equal to
 HF's, in order. `train_bpe_textbook` recounts everything every step: a teaching mode for small text
 that gives the same merges whenever no id is reused.
+
+`_Incremental` below is the readable reference. When numba is installed, `train_bpe` runs the same
+loop compiled (`bpe_fast.py`, ~3x faster on Chinese text); tests hold both to identical traces.
 """
 
 from __future__ import annotations
@@ -52,6 +55,11 @@ from itertools import chain, pairwise
 from typing import Any
 
 import numpy as np
+
+try:  # optional: the same merge loop compiled with numba (bpe_fast.py); pure Python otherwise
+    from explorer_core.tokenization import bpe_fast
+except ImportError:
+    bpe_fast = None
 
 Pair = tuple[int, int]
 
@@ -177,12 +185,23 @@ def train_bpe(
     tie_break: Callable[[Pair], Any] | None = None,
     top_k: int = 0,
     groups: Sequence[int] | None = None,
+    compiled: bool | None = None,
 ) -> BpeTrace:
-    """Learn up to `max_new_symbols` merges incrementally; see the module docstring."""
+    """Learn up to `max_new_symbols` merges incrementally; see the module docstring.
+
+    `compiled`: None uses the numba loop of `bpe_fast` when numba is installed and `tie_break`
+    is the default, False forces this pure-Python reference loop; both give identical traces.
+    """
     _check(words, counts, max_new_symbols)
     if first_new_id + max_new_symbols > MAX_SYMBOLS:
         raise ValueError(f"at most {MAX_SYMBOLS:,} symbols are supported")
     symbols = _Symbols(first_new_id, keys, join)
+    if compiled is None:
+        compiled = bpe_fast is not None and tie_break is None
+    if compiled:
+        if bpe_fast is None or tie_break is not None:
+            raise ValueError("the compiled loop needs numba and the default tie-break")
+        return _train_compiled(words, counts, max_new_symbols, symbols, top_k, groups)
     state = _Incremental(words, counts, groups, tie_break)
     trace = BpeTrace(steps=[], words=[])
     created = 0
@@ -202,6 +221,26 @@ def train_bpe(
         if groups is not None:
             trace.applied_by_group.append(tuple(applied))
     trace.words = [[ord(c) for c in word] for word in state.work]
+    return trace
+
+
+def _train_compiled(
+    words: Sequence[Sequence[int]],
+    counts: Sequence[int],
+    max_new: int,
+    symbols: _Symbols,
+    top_k: int,
+    groups: Sequence[int] | None,
+) -> BpeTrace:
+    """`train_bpe` through `bpe_fast.train_fast`, packed into the same trace."""
+    raw, candidates, final = bpe_fast.train_fast(
+        words, counts, groups, max_new, symbols.merged, top_k
+    )
+    trace = BpeTrace(steps=[], words=final, candidates=candidates)
+    for rank, (left, right, new_id, count, reused, applied) in enumerate(raw):
+        trace.steps.append(MergeStep(rank, left, right, new_id, count, sum(applied), reused))
+        if groups is not None:
+            trace.applied_by_group.append(applied)
     return trace
 
 
