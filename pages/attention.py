@@ -14,19 +14,24 @@ from explorer_core.ui.attention import (
     snapshots,
 )
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import init
+from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import attention as viz
 
 MODES, VIEWS = ("single", "pair", "batch"), ("head", "overview", "masks")
 OVERVIEW_LIMIT = 64
-init({
+DEFAULTS = {
     "attn.source": "pretrained", "attn.mode": "single", "attn.view": "head",
     "attn.text": "The cat sat on the mat because it was tired.",
     "attn.a": "The cat sat on the mat.", "attn.b": "It fell asleep in the sun.",
     "attn.batch": "The cat sat.\nA dog barked at the mailman all morning.\nHello!",
     "attn.causal": False, "attn.row": 0, "attn.layer": 1, "attn.head": 1,
     "attn.query": 0, "attn.key": 0,
-})  # fmt: skip
+}  # fmt: skip
+init(DEFAULTS)
+for key, codes in (("attn.source", SOURCES), ("attn.mode", MODES), ("attn.view", VIEWS)):
+    url_synced(key, codes)  # translated labels: kept in the URL as codes
+LINKED = ("attn.source", "attn.mode", "attn.view", "attn.text", "attn.a", "attn.b",
+          "attn.causal", "attn.layer", "attn.head")  # fmt: skip
 
 st.title(t("attn.title"))
 st.markdown(t("attn.intro"))
@@ -40,15 +45,16 @@ mode = (
 )
 pair = None
 if mode == "single":
-    texts = [st.text_input(t("attn.text"), key="attn.text", max_chars=5000)]
+    texts = [st.text_input(t("attn.text"), max_chars=5000, **bound("attn.text", DEFAULTS))]
 elif mode == "pair":
     col_a, col_b = st.columns(2)
-    texts = [col_a.text_input(t("attn.a"), key="attn.a", max_chars=3000)]
-    pair = col_b.text_input(t("attn.b"), key="attn.b", max_chars=3000)
+    texts = [col_a.text_input(t("attn.a"), max_chars=3000, **bound("attn.a", DEFAULTS))]
+    pair = col_b.text_input(t("attn.b"), max_chars=3000, **bound("attn.b", DEFAULTS))
 else:
     raw = st.text_area(t("attn.batch"), key="attn.batch", help=t("attn.batch.help"))
     texts = [line.strip() for line in raw.splitlines() if line.strip()][:8]
-causal = st.toggle(t("attn.causal"), key="attn.causal", help=t("attn.causal.help"))
+causal = st.toggle(t("attn.causal"), help=t("attn.causal.help"), **bound("attn.causal", DEFAULTS))
+link = share_link(LINKED)
 
 snaps, snapshot = snapshots() if kind == "trained" else (), None
 if len(snaps) > 1:  # before / during / after training, from the Train page
@@ -91,8 +97,12 @@ layers, heads = config.num_hidden_layers, config.num_attention_heads
 for name, top in (("attn.layer", layers), ("attn.head", heads)):
     st.session_state[name] = min(max(1, st.session_state[name]), top)
 col_l, col_h = st.columns(2)
-layer = col_l.selectbox(t("attn.layer"), range(1, layers + 1), key="attn.layer")
-head = col_h.selectbox(t("attn.head"), range(1, heads + 1), key="attn.head")
+layer = col_l.selectbox(
+    t("attn.layer"), range(1, layers + 1), **bound("attn.layer", DEFAULTS, range(1, layers + 1))
+)
+head = col_h.selectbox(
+    t("attn.head"), range(1, heads + 1), **bound("attn.head", DEFAULTS, range(1, heads + 1))
+)
 view = (
     st.segmented_control(
         t("attn.view"), VIEWS, key="attn.view", format_func=lambda v: t(f"attn.view.{v}")
@@ -167,3 +177,4 @@ else:
         st.dataframe(viz.block_frame(weights, segments, enc.attention_mask[row], names))
         st.caption(t("attn.block.caption", layer=layer, head=head, src=source_caption))
 st.info(t("attn.note"), icon=":material/info:")
+share_link(LINKED, link)

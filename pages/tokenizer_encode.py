@@ -8,19 +8,20 @@ import streamlit as st
 from explorer_core.pretrained import PretrainedUnavailable
 from explorer_core.ui import tokens as cache
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import init
+from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import tokens as viz
 
 sources = cache.available_sources()
-init(
-    {
-        "tok.encode.text": t("tok.encode.default_text"),
-        "tok.encode.source": sources[0],
-        "tok.encode.specials": False,
-        "tok.encode.compare": True,
-    }
-)
+DEFAULTS = {
+    "tok.encode.text": t("tok.encode.default_text"),
+    "tok.encode.source": sources[0],
+    "tok.encode.specials": False,
+    "tok.encode.compare": True,
+}
+init(DEFAULTS)
 cache.follow_lab("tok.encode.source")  # a tokenizer just trained in the Lab is shown first
+url_synced("tok.encode.source", sources)
+LINKED = ("tok.encode.text", "tok.encode.source", "tok.encode.specials", "tok.encode.compare")
 
 
 def source_name(source: str, short: bool = False) -> str:
@@ -33,14 +34,16 @@ def source_name(source: str, short: bool = False) -> str:
 
 st.title(t("tok.encode.title"))
 st.markdown(t("tok.encode.intro"))
-text = st.text_area(t("tok.encode.text"), key="tok.encode.text", height=110)
+text = st.text_area(t("tok.encode.text"), height=110, **bound("tok.encode.text", DEFAULTS))
 left, right = st.columns([2, 3])
 source = left.selectbox(
     t("tok.encode.source"), sources, key="tok.encode.source", format_func=source_name
 )
 right.toggle(
-    t("tok.encode.specials"), key="tok.encode.specials", help=t("tok.encode.specials.help")
-)
+    t("tok.encode.specials"), help=t("tok.encode.specials.help"),
+    **bound("tok.encode.specials", DEFAULTS),
+)  # fmt: skip
+link = share_link(LINKED)  # before any st.stop, so error views keep their link
 if not text:
     st.warning(t("tok.encode.empty"))
     st.stop()
@@ -84,7 +87,7 @@ st.caption(t("tok.encode.table.caption", chars=cache.corpus_size()))
 
 # 3) every tokenizer side by side (trains the defaults once per server: behind a toggle)
 st.subheader(t("tok.encode.compare.head"))
-if st.toggle(t("tok.encode.compare"), key="tok.encode.compare"):
+if st.toggle(t("tok.encode.compare"), **bound("tok.encode.compare", DEFAULTS)):
     rows = {}
     with st.spinner(t("tok.encode.training")):
         for other in sources:
@@ -120,3 +123,4 @@ if st.toggle(t("tok.encode.compare"), key="tok.encode.compare"):
     )
     st.plotly_chart(figure, key="tok.encode.chart")
     st.caption(t("tok.encode.chart.caption", vocab=cache.DEFAULT_VOCAB))
+share_link(LINKED, link)

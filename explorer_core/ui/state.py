@@ -6,10 +6,13 @@ to another (the tokenizer trained in the Tokenizer Lab, the model trained on the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
+
+from explorer_core.ui.i18n import LANG_KEY, current_language, t
 
 SHARED_TOKENIZER = "shared.tokenizer"  # the tokenizer trained in the Tokenizer Lab, or absent
 SHARED_TOKENIZER_NAME = "shared.tokenizer_name"  # a short label for it ("byte-bpe, 1000 tokens")
@@ -39,6 +42,83 @@ def init(defaults: Mapping[str, Any]) -> None:
     ensure_shell()
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
+
+
+def bound(key: str, defaults: Mapping[str, Any], options: Sequence[Any] = ()) -> dict[str, Any]:
+    """Widget arguments that keep `key` in the URL as `?key=value` (Streamlit's own binding).
+
+    The widget's own default is the page's default for `key` (an `index` into `options` for a
+    selectbox), because Streamlit drops the parameter when the value equals the widget's default:
+    a link must reopen on the page's default then, not on the widget's (False, 0, "").
+    # subtle: a URL value wins over init()'s setdefault only on the session's first run, which is
+    # the run that opens a link. Only for widgets whose URL text is not translated (no format_func
+    # over translated labels); those use url_synced.
+
+    >>> bound("attn.layer", {"attn.layer": 2}, options=range(1, 7))
+    {'key': 'attn.layer', 'bind': 'query-params', 'index': 1}
+    """
+    default = defaults[key]
+    pick = {"index": list(options).index(default)} if options else {"value": default}
+    return {"key": key, "bind": "query-params", **pick}
+
+
+URL_SEEDED = "_url_seeded."  # prefix of the flags that say "?key= was read for this session"
+
+
+def url_synced(key: str, codes: Sequence[Any]) -> None:
+    """Keep an option widget's value in the URL as a stable code (`?key=code`), by hand.
+
+    Call it after `init` and before the widget. On the session's first pass it takes a valid
+    `?key=` into st.session_state[key]; on every pass it writes the current value to the URL.
+    # subtle: Streamlit's own binding (`bind="query-params"`) writes the *displayed* label, which
+    # changes with the UI language ("Single" / "单句"); this keeps the code ("single") instead.
+
+    Example: with `?attn.mode=pair` in the URL, `url_synced("attn.mode", ("single", "pair"))`
+    makes the widget keyed "attn.mode" open on "pair"; an unknown `?attn.mode=xx` is ignored.
+    """
+    by_text = {str(code): code for code in codes}
+    if URL_SEEDED + key not in st.session_state:
+        st.session_state[URL_SEEDED + key] = True
+        wanted = st.query_params.get(key)
+        if wanted in by_text:
+            st.session_state[key] = by_text[wanted]
+    value = st.session_state.get(key)
+    if str(value) not in by_text:
+        st.query_params.pop(key, None)
+    elif st.query_params.get(key) != str(value):
+        st.query_params[key] = str(value)
+
+
+def url_text(value: Any) -> str:
+    """A widget value the way Streamlit writes it into a URL.
+
+    >>> url_text(True), url_text(12), url_text("the cat")
+    ('true', '12', 'the cat')
+    """
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def view_link(keys: Iterable[str]) -> str:
+    """The URL that reopens this page with the current values of `keys` and the UI language."""
+    params = {LANG_KEY: current_language()}
+    params |= {k: url_text(st.session_state[k]) for k in keys if k in st.session_state}
+    base = st.context.url or ""
+    return f"{base}?{urlencode(params)}"
+
+
+def share_link(keys: Iterable[str], slot: Any = None) -> Any:
+    """Show the sidebar box with this view's link (st.code gives it a copy button); return its slot.
+
+    Call it once before the page's first st.stop (so error views keep a link) and once more at the
+    end with the returned slot: the second call redraws the box with the values the page just
+    showed (on a link's first load, widgets below the first call take their URL value only then).
+    """
+    slot = slot if slot is not None else st.sidebar.empty()
+    with slot.container():
+        st.markdown(f"**{t('link.title')}**")
+        st.code(view_link(keys), language=None, wrap_lines=True)
+        st.caption(t("link.caption"))
+    return slot
 
 
 # Contract of st.session_state[SHARED_MODEL] (set by the Train page when a model exists): an object

@@ -1,0 +1,80 @@
+"""Links that restore a view: every page reads its main settings from the URL query string.
+
+Open a page with `?key=value` set, check the widgets show those values; and the other way: a
+widget's value reaches the URL. Widgets with `bind="query-params"` are written to the URL by the
+browser (checked in tests/test_browser_links.py); AppTest can only check they are bound to the
+parameter named like their key (`proto.query_param_key`). Option widgets with translated labels
+are synced by hand (`state.url_synced`), so their URL value is a code and AppTest sees it.
+"""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import ROOT
+
+
+def open_with(page: str, params: dict[str, str], state: dict | None = None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / page), default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def widget(at: AppTest, key: str):
+    """The widget keyed `key`, whatever its kind."""
+    for kind in ("text_input", "text_area", "number_input", "selectbox", "slider",
+                 "select_slider", "toggle", "radio", "button_group"):  # fmt: skip
+        found = [w for w in at.get(kind) if getattr(w, "key", None) == key]
+        if found:
+            return found[0]
+    raise AssertionError(f"no widget keyed {key!r}")
+
+
+def assert_bound(at: AppTest, keys: tuple[str, ...]) -> None:
+    for key in keys:
+        assert widget(at, key).proto.query_param_key == key, key
+
+
+def link_text(at: AppTest) -> str:
+    """The text of the sidebar's "link to this view" box."""
+    codes = [el for el in at.sidebar.code]
+    assert codes, "the page shows a link box"
+    return codes[-1].value
+
+
+def test_tokenizer_encode_opens_from_a_link():
+    params = {"tok.encode.text": "Links reopen views.", "tok.encode.source": "wordpiece",
+              "tok.encode.specials": "true", "tok.encode.compare": "false"}  # fmt: skip
+    at = open_with("pages/tokenizer_encode.py", params)
+    assert at.text_area(key="tok.encode.text").value == "Links reopen views."
+    assert at.selectbox(key="tok.encode.source").value == "wordpiece"
+    assert at.toggle(key="tok.encode.specials").value is True
+    assert at.toggle(key="tok.encode.compare").value is False
+    assert_bound(at, ("tok.encode.text", "tok.encode.specials", "tok.encode.compare"))
+    assert "tok.encode.source=wordpiece" in link_text(at)
+    assert "Links+reopen+views." in link_text(at)
+    at.selectbox(key="tok.encode.source").set_value("unigram").run()
+    assert at.query_params["tok.encode.source"] == "unigram"  # a code, not the shown label
+
+
+def test_attention_opens_from_a_link():
+    params = {"attn.mode": "pair", "attn.a": "A cat.", "attn.b": "A dog.", "attn.layer": "3",
+              "attn.head": "5", "attn.view": "masks", "attn.causal": "true"}  # fmt: skip
+    at = open_with("pages/attention.py", params)
+    assert at.session_state["attn.mode"] == "pair"
+    assert at.text_input(key="attn.a").value == "A cat."
+    assert at.text_input(key="attn.b").value == "A dog."
+    assert at.selectbox(key="attn.layer").value == 3
+    assert at.selectbox(key="attn.head").value == 5
+    assert at.toggle(key="attn.causal").value is True
+    assert at.session_state["attn.view"] == "masks"
+    assert_bound(at, ("attn.a", "attn.b", "attn.layer", "attn.head", "attn.causal"))
+    assert "attn.layer=3" in link_text(at) and "attn.mode=pair" in link_text(at)
+    at.session_state["attn.view"] = "overview"
+    at.run()
+    assert at.query_params["attn.view"] == "overview"
