@@ -9,7 +9,14 @@ from explorer_core.tokenization import ALGORITHMS
 from explorer_core.tokenization.base import VocabTooSmall
 from explorer_core.ui import tokenizer as lab
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME, init
+from explorer_core.ui.state import (
+    SHARED_TOKENIZER,
+    SHARED_TOKENIZER_NAME,
+    bound,
+    init,
+    share_link,
+    url_synced,
+)
 from explorer_core.viz import tokenizer as viz
 from explorer_core.viz.tokens import spans_html
 
@@ -17,19 +24,24 @@ PLAY_SECONDS = 0.8  # one scrubber step per tick while playing
 SOURCES = ("builtin", "paste", "upload")
 LANGS = ("mixed", "en", "zh")
 
-init(
-    {
-        "tok.train.source": "builtin",
-        "tok.train.lang": "mixed",
-        "tok.train.paste": "",
-        "tok.train.algo": "byte-bpe",
-        "tok.train.vocab": 1000,
-        "tok.train.k": 0,
-        "tok.train.play": False,
-        "tok.train.all": False,
-        "tok.train.probe": t("tok.train.probe.default"),
-    }
-)
+DEFAULTS = {
+    "tok.train.source": "builtin",
+    "tok.train.lang": "mixed",
+    "tok.train.paste": "",
+    "tok.train.algo": "byte-bpe",
+    "tok.train.vocab": 1000,
+    "tok.train.k": 0,
+    "tok.train.play": False,
+    "tok.train.all": False,
+    "tok.train.probe": t("tok.train.probe.default"),
+}
+init(DEFAULTS)
+for key, codes in (
+    ("tok.train.source", SOURCES), ("tok.train.lang", LANGS), ("tok.train.algo", ALGORITHMS)
+):  # fmt: skip
+    url_synced(key, codes)  # translated labels: kept in the URL as codes
+LINKED = ("tok.train.source", "tok.train.lang", "tok.train.algo", "tok.train.vocab",
+          "tok.train.probe")  # fmt: skip
 
 st.title(t("tok.train.title"))
 st.markdown(t("tok.train.intro"))
@@ -57,9 +69,10 @@ algo = left.selectbox(
     format_func=lambda a: t(f"tok.train.algo.{a}"),
 )  # fmt: skip
 vocab = right.number_input(
-    t("tok.train.vocab"), min_value=2, max_value=lab.MAX_VOCAB, step=100, key="tok.train.vocab",
-    help=t("tok.train.vocab.help"),
+    t("tok.train.vocab"), min_value=2, max_value=lab.MAX_VOCAB, step=100,
+    help=t("tok.train.vocab.help"), **bound("tok.train.vocab", DEFAULTS),
 )  # fmt: skip
+link = share_link(LINKED)  # before any st.stop, so error views keep their link
 
 
 def corpus_text() -> tuple[str, str]:
@@ -109,7 +122,8 @@ st.success(
     t("tok.train.done", algo=algo_name, source=label, vocab=tokenizer.vocab_size, steps=len(trace)),
     icon=":material/check_circle:",
 )
-probe = st.text_input(t("tok.train.probe"), key="tok.train.probe", max_chars=400)
+probe = st.text_input(t("tok.train.probe"), max_chars=400, **bound("tok.train.probe", DEFAULTS))
+share_link(LINKED, link)
 COLUMNS = {k: t(f"tok.train.col.{k}") for k in ("rank", "place", "left", "right", "count")}
 COLUMNS |= {"new token": t("tok.train.col.new"), "id": t("tok.train.col.id")}
 COLUMNS |= {"behind": t("tok.train.col.behind")}

@@ -78,3 +78,28 @@ def test_attention_opens_from_a_link():
     at.session_state["attn.view"] = "overview"
     at.run()
     assert at.query_params["attn.view"] == "overview"
+
+
+def test_tokenizer_train_opens_from_a_link_and_keeps_the_probe_after_training():
+    params = {"tok.train.lang": "en", "tok.train.algo": "wordpiece", "tok.train.vocab": "300",
+              "tok.train.probe": "unhappiness"}  # fmt: skip
+    at = open_with("pages/tokenizer_train.py", params)
+    assert at.session_state["tok.train.lang"] == "en"
+    assert at.selectbox(key="tok.train.algo").value == "wordpiece"
+    assert at.number_input(key="tok.train.vocab").value == 300
+    assert_bound(at, ("tok.train.vocab",))
+    at.button(key="tok.train.go").click().run()
+    assert not at.exception
+    assert at.text_input(key="tok.train.probe").value == "unhappiness"
+    assert_bound(at, ("tok.train.probe",))
+    assert "tok.train.probe=unhappiness" in link_text(at)
+    at.selectbox(key="tok.train.algo").set_value("unigram").run()
+    assert at.query_params["tok.train.algo"] == "unigram"
+
+
+def test_a_pasted_corpus_stays_out_of_the_url():
+    at = open_with("pages/tokenizer_train.py", {"tok.train.source": "paste"})
+    at.text_area(key="tok.train.paste").set_value("a long private corpus " * 50).run()
+    assert at.query_params["tok.train.source"] == "paste"
+    assert "tok.train.paste" not in at.query_params
+    assert "private" not in link_text(at)
