@@ -7,6 +7,7 @@ import streamlit as st
 
 from explorer_core.embeddings import layer_norm_trace
 from explorer_core.ui.embedding import (
+    SOURCES,
     clamp_state,
     encode_pair,
     pair_components,
@@ -14,29 +15,32 @@ from explorer_core.ui.embedding import (
     pick_token,
 )
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import init
+from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import embedding as viz
 from explorer_core.viz.common import heatmap
 
 STAGES = ("token", "position", "segment", "sum", "output")
-init(
-    {
-        "emb.sum.a": "The cat sat on the mat.",
-        "emb.sum.b": "It fell asleep in the sun.",
-        "emb.sum.source": "pretrained",
-        "emb.sum.seed": 0,
-        "emb.sum.pick": 1,
-        "emb.sum.dims": 12,
-        "emb.sum.overview": True,
-    }
-)
+DEFAULTS = {
+    "emb.sum.a": "The cat sat on the mat.",
+    "emb.sum.b": "It fell asleep in the sun.",
+    "emb.sum.source": "pretrained",
+    "emb.sum.seed": 0,
+    "emb.sum.pick": 1,
+    "emb.sum.dims": 12,
+    "emb.sum.overview": True,
+}
+init(DEFAULTS)
+url_synced("emb.sum.source", SOURCES)  # translated labels: kept in the URL as codes
+LINKED = ("emb.sum.a", "emb.sum.b", "emb.sum.source", "emb.sum.seed", "emb.sum.dims",
+          "emb.sum.overview")  # fmt: skip
 
 st.title(t("emb.sum.title"))
 st.markdown(t("emb.sum.intro"))
 col_a, col_b = st.columns(2)
-first = col_a.text_input(t("emb.sum.a"), key="emb.sum.a", max_chars=200)
-second = col_b.text_input(t("emb.sum.b"), key="emb.sum.b", max_chars=200)
-source, caption = pick_source("emb.sum")
+first = col_a.text_input(t("emb.sum.a"), max_chars=200, **bound("emb.sum.a", DEFAULTS))
+second = col_b.text_input(t("emb.sum.b"), max_chars=200, **bound("emb.sum.b", DEFAULTS))
+source, caption = pick_source("emb.sum", defaults=DEFAULTS)
+link = share_link(LINKED)  # before any st.stop, so error views keep their link
 if not first.strip():
     st.warning(t("emb.sum.empty"))
     st.stop()
@@ -66,7 +70,7 @@ names = [f"{label} ({'AB'[segment]})" for label, segment in zip(labels, segments
 pick = pick_token("emb.sum.pick", t("emb.sum.pick"), names)
 hidden = parts["sum"].shape[-1]
 clamp_state("emb.sum.dims", 4, min(64, hidden))
-dims = st.slider(t("emb.sum.dims"), 4, min(64, hidden), key="emb.sum.dims")
+dims = st.slider(t("emb.sum.dims"), 4, min(64, hidden), **bound("emb.sum.dims", DEFAULTS))
 st.plotly_chart(
     viz.stage_figure(
         parts,
@@ -101,7 +105,7 @@ st.dataframe(
 
 # 3) what enters layer 1, every token at once
 st.subheader(t("emb.sum.overview.head"))
-if st.toggle(t("emb.sum.overview"), key="emb.sum.overview"):
+if st.toggle(t("emb.sum.overview"), **bound("emb.sum.overview", DEFAULTS)):
     rows = [
         f"{i}: {label} ({'AB'[seg]})"
         for i, (label, seg) in enumerate(zip(labels, segments, strict=True))
@@ -121,3 +125,4 @@ if st.toggle(t("emb.sum.overview"), key="emb.sum.overview"):
         key="emb.sum.overview_chart",
     )
     st.caption(t("emb.sum.overview.caption", n=len(ids), hidden=hidden) + " " + caption)
+share_link(LINKED, link)

@@ -7,6 +7,7 @@ import streamlit as st
 
 from explorer_core.projection import cosine_matrix, neighbourhood_map
 from explorer_core.ui.embedding import (
+    SOURCES,
     id_labels,
     neighbour_exclusions,
     pick_source,
@@ -14,25 +15,28 @@ from explorer_core.ui.embedding import (
     tokens_of,
 )
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import init
+from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import embedding as viz
 
-init(
-    {
-        "emb.tokens.text": "The king and the queen walked to the castle.",
-        "emb.tokens.source": "pretrained",
-        "emb.tokens.dim": 64,
-        "emb.tokens.seed": 0,
-        "emb.tokens.pick": 1,
-        "emb.tokens.map": True,
-        "emb.tokens.k": 5,
-    }
-)
+DEFAULTS = {
+    "emb.tokens.text": "The king and the queen walked to the castle.",
+    "emb.tokens.source": "pretrained",
+    "emb.tokens.dim": 64,
+    "emb.tokens.seed": 0,
+    "emb.tokens.pick": 1,
+    "emb.tokens.map": True,
+    "emb.tokens.k": 5,
+}
+init(DEFAULTS)
+url_synced("emb.tokens.source", SOURCES)  # translated labels: kept in the URL as codes
+LINKED = ("emb.tokens.text", "emb.tokens.source", "emb.tokens.dim", "emb.tokens.seed",
+          "emb.tokens.map", "emb.tokens.k")  # fmt: skip
 
 st.title(t("emb.tokens.title"))
 st.markdown(t("emb.tokens.intro"))
-text = st.text_input(t("emb.tokens.text"), key="emb.tokens.text", max_chars=300)
-source, caption = pick_source("emb.tokens", widths=(16, 32, 64, 128))
+text = st.text_input(t("emb.tokens.text"), max_chars=300, **bound("emb.tokens.text", DEFAULTS))
+source, caption = pick_source("emb.tokens", widths=(16, 32, 64, 128), defaults=DEFAULTS)
+link = share_link(LINKED)  # before any st.stop, so error views keep their link
 weight = source.embeddings.word_embeddings.weight.detach()
 tokens = tokens_of(source.tokenizer, text)
 if not tokens:
@@ -106,8 +110,8 @@ st.caption(t("emb.tokens.matrix.caption", rows=rows, dim=dim) + " " + caption)
 
 # 3) a 2-D map with nearest neighbours (heavier: behind a toggle)
 st.subheader(t("emb.tokens.map.head"))
-if st.toggle(t("emb.tokens.map"), key="emb.tokens.map"):
-    k = st.slider(t("emb.tokens.k"), 1, 10, key="emb.tokens.k")
+if st.toggle(t("emb.tokens.map"), **bound("emb.tokens.map", DEFAULTS)):
+    k = st.slider(t("emb.tokens.k"), 1, 10, **bound("emb.tokens.k", DEFAULTS))
     result = neighbourhood_map(weight, ids, k, neighbour_exclusions(vocab_labels, rows))
     point_labels = [vocab_labels.get(i, str(i)) for i in result.point_ids]
     cos = cosine_matrix(weight[[token_id]].float(), weight[result.point_ids].float())[0].tolist()
@@ -147,3 +151,4 @@ if st.toggle(t("emb.tokens.map"), key="emb.tokens.map"):
         height=300,
     )
     st.markdown(t(f"emb.tokens.map.lesson.{source.kind}"))
+share_link(LINKED, link)

@@ -103,3 +103,30 @@ def test_a_pasted_corpus_stays_out_of_the_url():
     assert at.query_params["tok.train.source"] == "paste"
     assert "tok.train.paste" not in at.query_params
     assert "private" not in link_text(at)
+
+
+def test_embed_tokens_opens_from_a_link():
+    params = {"emb.tokens.text": "A queen.", "emb.tokens.source": "fresh", "emb.tokens.dim": "32",
+              "emb.tokens.seed": "7", "emb.tokens.k": "3"}  # fmt: skip
+    at = open_with("pages/embed_tokens.py", params)
+    assert at.text_input(key="emb.tokens.text").value == "A queen."
+    assert at.session_state["emb.tokens.source"] == "fresh"
+    assert at.select_slider(key="emb.tokens.dim").value == 32
+    assert at.number_input(key="emb.tokens.seed").value == 7
+    assert at.slider(key="emb.tokens.k").value == 3
+    assert_bound(at, ("emb.tokens.text", "emb.tokens.dim", "emb.tokens.seed", "emb.tokens.k"))
+    assert "emb.tokens.seed=7" in link_text(at)
+
+
+def test_embed_sum_opens_from_a_link():
+    params = {"emb.sum.a": "One.", "emb.sum.b": "Two.", "emb.sum.dims": "20",
+              "emb.sum.overview": "false"}  # fmt: skip
+    at = open_with("pages/embed_sum.py", params)
+    assert at.text_input(key="emb.sum.a").value == "One."
+    assert at.text_input(key="emb.sum.b").value == "Two."
+    assert at.slider(key="emb.sum.dims").value == 20
+    assert at.toggle(key="emb.sum.overview").value is False
+    assert_bound(at, ("emb.sum.a", "emb.sum.b", "emb.sum.dims", "emb.sum.overview"))
+    at.session_state["emb.sum.source"] = "fresh"
+    at.run()
+    assert at.query_params["emb.sum.source"] == "fresh"

@@ -7,8 +7,9 @@ as read-only. `embedding_source` resolves the page's choice (fresh / trained / p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 import torch
@@ -24,7 +25,7 @@ from explorer_core.text_inputs import BertVocab
 from explorer_core.tokenization import Token, Tokenizer
 from explorer_core.ui.i18n import t
 from explorer_core.ui.pretrained import minilm_tokenizer
-from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
+from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME, bound
 
 SOURCES = ("fresh", "trained", "pretrained")
 
@@ -150,13 +151,17 @@ def pair_components(
         return embeddings.components(torch.tensor([ids]), torch.tensor([segments]))
 
 
-def pick_source(prefix: str, *, widths: Sequence[int] | None = None) -> tuple[Source, str]:
+def pick_source(
+    prefix: str, *, widths: Sequence[int] | None = None, defaults: Mapping[str, Any] | None = None
+) -> tuple[Source, str]:
     """The model picker the Embed pages share; returns the source and its caption line.
 
     Widgets: `<prefix>.source` (fresh / trained / pretrained) and, for a fresh model, its seed
     `<prefix>.seed` and, when `widths` is given, its width `<prefix>.dim` (else 32). When the chosen
-    model is not available it shows the catalogue's warning and stops the page.
+    model is not available it shows the catalogue's warning and stops the page. With the page's
+    `defaults`, width and seed are kept in the URL (`state.bound`); the page syncs the source.
     """
+    link = (lambda key: bound(key, defaults)) if defaults else (lambda key: {"key": key})
     kind = (
         st.segmented_control(
             t("emb.tokens.source"),
@@ -170,8 +175,10 @@ def pick_source(prefix: str, *, widths: Sequence[int] | None = None) -> tuple[So
     if kind == "fresh":
         columns = st.columns(2 if widths else 1)
         if widths:
-            dim = columns[0].select_slider(t("emb.tokens.dim"), list(widths), key=f"{prefix}.dim")
-        columns[-1].number_input(t("emb.tokens.seed"), 0, 10_000, key=f"{prefix}.seed")
+            dim = columns[0].select_slider(
+                t("emb.tokens.dim"), list(widths), **link(f"{prefix}.dim")
+            )
+        columns[-1].number_input(t("emb.tokens.seed"), 0, 10_000, **link(f"{prefix}.seed"))
     try:
         source = embedding_source(
             kind, dim=dim, seed=int(st.session_state.get(f"{prefix}.seed", 0))
