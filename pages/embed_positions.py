@@ -13,35 +13,41 @@ from explorer_core.ui.embedding import (
     pretrained_position_table,
 )
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import init
+from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import positional as viz
 
 SCHEMES = ("sinusoidal", "learned", "relative", "rotary")
 RELATIVE_SHOWN = 48  # positions drawn for the relative scheme
-init(
-    {
-        "emb.pos.length": 128,
-        "emb.pos.dim": 64,
-        "emb.pos.base": 10000,
-        "emb.pos.clip": 4,
-        "emb.pos.trained": 64,
-        "emb.pos.scheme": "sinusoidal",
-        "emb.pos.rope": True,
-        "emb.pos.pair": 4,
-    }
-)
+DEFAULTS = {
+    "emb.pos.length": 128,
+    "emb.pos.dim": 64,
+    "emb.pos.base": 10000,
+    "emb.pos.clip": 4,
+    "emb.pos.trained": 64,
+    "emb.pos.scheme": "sinusoidal",
+    "emb.pos.rope": True,
+    "emb.pos.pair": 4,
+}
+init(DEFAULTS)
+url_synced("emb.pos.scheme", SCHEMES)  # translated labels: kept in the URL as codes
+LINKED = ("emb.pos.length", "emb.pos.dim", "emb.pos.base", "emb.pos.clip", "emb.pos.trained",
+          "emb.pos.scheme", "emb.pos.rope")  # fmt: skip
 
 st.title(t("emb.pos.title"))
 st.markdown(t("emb.pos.intro"))
 c1, c2, c3 = st.columns(3)
-length = c1.slider(t("emb.pos.length"), 16, 512, step=16, key="emb.pos.length")
-dim = c2.select_slider(t("emb.pos.dim"), [8, 16, 32, 64, 128, 256], key="emb.pos.dim")
+length = c1.slider(t("emb.pos.length"), 16, 512, step=16, **bound("emb.pos.length", DEFAULTS))
+dim = c2.select_slider(
+    t("emb.pos.dim"), [8, 16, 32, 64, 128, 256], **bound("emb.pos.dim", DEFAULTS)
+)
 base = float(
-    c3.select_slider(t("emb.pos.base"), [100, 1000, 10000, 100000, 1000000], key="emb.pos.base")
+    c3.select_slider(
+        t("emb.pos.base"), [100, 1000, 10000, 100000, 1000000], **bound("emb.pos.base", DEFAULTS)
+    )
 )
 c4, c5 = st.columns(2)
-clip = c4.slider(t("emb.pos.clip"), 1, 32, key="emb.pos.clip")
-trained = c5.slider(t("emb.pos.trained"), 8, 512, step=8, key="emb.pos.trained")
+clip = c4.slider(t("emb.pos.clip"), 1, 32, **bound("emb.pos.clip", DEFAULTS))
+trained = c5.slider(t("emb.pos.trained"), 8, 512, step=8, **bound("emb.pos.trained", DEFAULTS))
 scheme = (
     st.segmented_control(
         t("emb.pos.scheme"),
@@ -51,6 +57,7 @@ scheme = (
     )
     or "sinusoidal"
 )
+link = share_link(LINKED)  # before any st.stop, so error views keep their link
 st.markdown(t(f"emb.pos.about.{scheme}", clip=clip))
 axes = dict(
     x_title=t("emb.pos.axis.dim"),
@@ -124,7 +131,7 @@ st.caption(
 
 # RoPE up close: one pair's rotation, the spectrum, the decay with distance
 st.subheader(t("emb.pos.rope.head"))
-if st.toggle(t("emb.pos.rope"), key="emb.pos.rope"):
+if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
     clamp_state("emb.pos.pair", 0, dim // 2 - 1)
     pair = st.slider(t("emb.pos.pair"), 0, dim // 2 - 1, key="emb.pos.pair")
     path = pa.rope_pair_path(pair, dim, base, min(length, 64))
@@ -191,3 +198,4 @@ st.dataframe(
     },
     hide_index=True,
 )
+share_link(LINKED, link)

@@ -130,3 +130,20 @@ def test_embed_sum_opens_from_a_link():
     at.session_state["emb.sum.source"] = "fresh"
     at.run()
     assert at.query_params["emb.sum.source"] == "fresh"
+
+
+def test_embed_positions_opens_from_a_link():
+    params = {"emb.pos.length": "256", "emb.pos.dim": "32", "emb.pos.base": "1000",
+              "emb.pos.clip": "8", "emb.pos.trained": "128", "emb.pos.scheme": "rotary",
+              "emb.pos.rope": "false"}  # fmt: skip
+    at = open_with("pages/embed_positions.py", params)
+    assert at.slider(key="emb.pos.length").value == 256
+    assert at.select_slider(key="emb.pos.dim").value == 32
+    assert at.select_slider(key="emb.pos.base").value == 1000
+    assert at.slider(key="emb.pos.clip").value == 8
+    assert at.slider(key="emb.pos.trained").value == 128
+    assert at.session_state["emb.pos.scheme"] == "rotary"
+    assert at.toggle(key="emb.pos.rope").value is False
+    assert_bound(at, ("emb.pos.length", "emb.pos.dim", "emb.pos.base", "emb.pos.rope"))
+    assert "emb.pos.scheme=rotary" in link_text(at)
+    assert "emb.pos.length=256" in link_text(at)
