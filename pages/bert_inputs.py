@@ -21,20 +21,24 @@ from explorer_core.ui.attention import (
     word_level_tokenizer,
 )
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import init
+from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import attention as viz
 
 KINDS = ("none", "mask", "random", "keep", "special")
 EXPECTED = {"mask": 0.12, "random": 0.015, "keep": 0.015}
 LIMIT = 512  # MiniLM's positions
-init({
+DEFAULTS = {
     "inputs.text": "The quick brown fox jumps over the lazy dog near the quiet river bank.",
     "inputs.seed": 0, "inputs.draws": 1000, "inputs.nsp_source": "en", "inputs.nsp_seed": 0,
     "inputs.pairs": "The cat sat on the mat.\tThen it fell asleep.\n"
                     "Rain fell all night.\tThe streets were wet in the morning.\n"
                     "She opened the book.\tThe first page was blank.",
     "inputs.max_len": 24, "inputs.example": 0,
-})  # fmt: skip
+}  # fmt: skip
+init(DEFAULTS)
+url_synced("inputs.nsp_source", ("en", "zh", "own"))  # translated labels: kept as codes
+LINKED = ("inputs.text", "inputs.seed", "inputs.draws", "inputs.nsp_source", "inputs.nsp_seed",
+          "inputs.max_len")  # fmt: skip
 
 
 def reroll() -> None:
@@ -50,10 +54,11 @@ except (ImportError, PretrainedUnavailable):
     st.stop()
 
 st.header(t("inputs.mlm.head"))
-text = st.text_input(t("inputs.text"), key="inputs.text", max_chars=3000)
+text = st.text_input(t("inputs.text"), max_chars=3000, **bound("inputs.text", DEFAULTS))
 col_seed, col_button = st.columns([3, 1], vertical_alignment="bottom")
-seed = int(col_seed.number_input(t("inputs.seed"), 0, 1_000_000, key="inputs.seed"))
+seed = int(col_seed.number_input(t("inputs.seed"), 0, 1_000_000, **bound("inputs.seed", DEFAULTS)))
 col_button.button(t("inputs.reroll"), on_click=reroll, icon=":material/casino:")
+link = share_link(LINKED)  # before any st.stop, so error views keep their link
 draw = mlm_draw(tokenizer, text, seed) if text.strip() else None
 if draw is None:
     st.warning(t("inputs.empty"))
@@ -80,7 +85,9 @@ else:
     st.markdown(t("inputs.why_specials"))
     st.markdown(t("inputs.where_loss"))
     st.subheader(t("inputs.draws.head"))
-    draws = st.select_slider(t("inputs.draws"), [10, 100, 1000, 5000], key="inputs.draws")
+    draws = st.select_slider(
+        t("inputs.draws"), [10, 100, 1000, 5000], **bound("inputs.draws", DEFAULTS)
+    )
     shares = mlm_shares("minilm", draw, int(draws), seed)
     kind_names = {kind: t(f"inputs.kind.{kind}") for kind in EXPECTED}
     st.plotly_chart(
@@ -116,8 +123,10 @@ if len(pairs) < 2:
     st.warning(t("inputs.need_two"))
     st.stop()
 col_s, col_l = st.columns(2)
-nsp_seed = int(col_s.number_input(t("inputs.nsp_seed"), 0, 1_000_000, key="inputs.nsp_seed"))
-max_len = col_l.slider(t("inputs.max_len"), 8, 64, key="inputs.max_len")
+nsp_seed = int(
+    col_s.number_input(t("inputs.nsp_seed"), 0, 1_000_000, **bound("inputs.nsp_seed", DEFAULTS))
+)
+max_len = col_l.slider(t("inputs.max_len"), 8, 64, **bound("inputs.max_len", DEFAULTS))
 examples = make_nsp_examples(pairs, seed=nsp_seed)
 label_name = {0: t("inputs.nsp.is_next"), 1: t("inputs.nsp.not_next")}
 shown = examples[:12]
@@ -151,3 +160,4 @@ st.table(viz.conventions_frame(
     [(t(f"inputs.conv.{r}"), t(f"inputs.conv.{r}.bert"), t(f"inputs.conv.{r}.tut")) for r in rows],
     [t("inputs.conv.what"), t("inputs.conv.bert"), t("inputs.conv.tut")],
 ))  # fmt: skip
+share_link(LINKED, link)

@@ -147,3 +147,18 @@ def test_embed_positions_opens_from_a_link():
     assert_bound(at, ("emb.pos.length", "emb.pos.dim", "emb.pos.base", "emb.pos.rope"))
     assert "emb.pos.scheme=rotary" in link_text(at)
     assert "emb.pos.length=256" in link_text(at)
+
+
+def test_bert_inputs_opens_from_a_link():
+    params = {"inputs.text": "Masks hide words.", "inputs.seed": "42", "inputs.draws": "100",
+              "inputs.nsp_source": "zh", "inputs.nsp_seed": "3", "inputs.max_len": "32"}  # fmt: skip
+    at = open_with("pages/bert_inputs.py", params)
+    assert at.text_input(key="inputs.text").value == "Masks hide words."
+    assert at.number_input(key="inputs.seed").value == 42
+    assert at.select_slider(key="inputs.draws").value == 100
+    assert at.session_state["inputs.nsp_source"] == "zh"
+    assert at.number_input(key="inputs.nsp_seed").value == 3
+    assert at.slider(key="inputs.max_len").value == 32
+    keys = ("inputs.text", "inputs.seed", "inputs.draws", "inputs.nsp_seed", "inputs.max_len")
+    assert_bound(at, keys)
+    assert "inputs.seed=42" in link_text(at)
