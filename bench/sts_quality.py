@@ -21,6 +21,7 @@ language): sentences lower-cased, a character-level BPE of 4,000 tokens trained 
 sentences, Tiny with BERT's dropout 0.1, cosine-vs-score/5 loss, batch 32, lr 1e-3 with 10% warm-up
 and linear decay, no pre-training. Measured at 180 s on 2 shared cores (load 6-8), test Spearman
 en / zh: this recipe 0.693 / 0.743 (seed 0, 808 steps) and 0.700 / 0.729 (seed 1, 455 steps);
+on a calm machine (load 1) 0.685 / 0.737 after 1,679 steps, so more steps do not close the gap;
 with in-batch negatives 0.700 / 0.750; batch 64 + in-batch negatives 0.686 / 0.724; dropout 0
 with WordPiece 0.670 / 0.715; WordPiece 0.675 / 0.736. Lexical baseline 0.713 / 0.715, MiniLM
 0.908 / 0.487. Tried at 60 s and dropped: the likelihood-scored WordPiece (it
