@@ -10,7 +10,7 @@ from explorer_core.pooling import POOLING_MODES
 from explorer_core.similarity import cosine_matrix, nearest_neighbours, sentence_list
 from explorer_core.ui import training as ui
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import init
+from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import training as viz
 from explorer_core.viz.common import heatmap
 
@@ -20,14 +20,22 @@ SENTENCES = (
     "Someone is cutting vegetables.\nThe stock market fell sharply today.\n一个男人在弹吉他。\n"
     "有人在切菜。\n今天股市大幅下跌。"
 )
-init(
-    {
+DEFAULTS = {
         "sim.a": "A man is playing a guitar.", "sim.b": "A person plays the guitar.",
         "sim.pooling": "mean", "sim.view": "matrix", "sim.model": "trained",
         "sim.list": SENTENCES, "sim.query": "Somebody is playing music.", "sim.k": 5,
         "sim.split": "dev",
-    }
-)  # fmt: skip
+}  # fmt: skip
+init(DEFAULTS)
+for key, codes in (
+    ("sim.pooling", POOLING_MODES),
+    ("sim.view", VIEWS),
+    ("sim.model", ("trained", "fresh", "minilm")),
+    ("sim.split", ("dev", "test")),
+):
+    url_synced(key, codes)  # translated labels: kept in the URL as codes
+LINKED = ("sim.a", "sim.b", "sim.pooling", "sim.view", "sim.model", "sim.query", "sim.k",
+          "sim.split")  # fmt: skip
 for key in ("sim.list", "sim.query", "sim.k"):  # subtle: keep text while its widget is hidden
     st.session_state[key] = st.session_state[key]
 
@@ -66,8 +74,8 @@ def vectors(kind: str, texts: list[str]):  # noqa: ANN201 - (N, H) unit rows, nu
 # 1) two sentences, every model side by side
 st.subheader(t("sim.pair.head"))
 col_a, col_b = st.columns(2)
-first = col_a.text_input(t("sim.a"), key="sim.a", max_chars=300).strip()
-second = col_b.text_input(t("sim.b"), key="sim.b", max_chars=300).strip()
+first = col_a.text_input(t("sim.a"), max_chars=300, **bound("sim.a", DEFAULTS)).strip()
+second = col_b.text_input(t("sim.b"), max_chars=300, **bound("sim.b", DEFAULTS)).strip()
 if first and second:
     for column, kind in zip(st.columns(len(encoders)), encoders, strict=True):
         u, v = vectors(kind, [first, second])
@@ -88,6 +96,7 @@ kind = st.segmented_control(
     t("sim.model"), tuple(encoders), key="sim.model", format_func=lambda k: t(f"sim.model.{k}")
 ) or next(iter(encoders))  # fmt: skip
 caption = encoders[kind][2]
+link = share_link(LINKED)  # before any st.stop, so error views keep their link
 
 if view in ("matrix", "neighbours"):
     texts = sentence_list(st.text_area(t("sim.list"), key="sim.list", height=200))
@@ -107,8 +116,9 @@ if view == "matrix":
     st.plotly_chart(fig, key="sim.matrix_chart")
     st.caption(t("sim.matrix.caption", n=len(texts), model=caption))
 elif view == "neighbours":
-    query = st.text_input(t("sim.query"), key="sim.query", max_chars=300).strip()
-    k = st.slider(t("sim.k"), 1, len(texts), key="sim.k") if len(texts) > 1 else 1
+    query = st.text_input(t("sim.query"), max_chars=300, **bound("sim.query", DEFAULTS)).strip()
+    k_default = {"sim.k": min(DEFAULTS["sim.k"], len(texts))}  # the slider ends at len(texts)
+    k = st.slider(t("sim.k"), 1, len(texts), **bound("sim.k", k_default))
     if not query:
         st.warning(t("sim.empty"))
         st.stop()
@@ -148,3 +158,4 @@ else:
     worst = worst.drop(columns="cosine")  # on the chart already; keeps the sentences readable
     worst = worst.rename(columns={c: t(f"sim.col.{c}") for c in worst.columns})
     st.dataframe(worst.style.format(precision=2), hide_index=True)
+share_link(LINKED, link)

@@ -162,3 +162,22 @@ def test_bert_inputs_opens_from_a_link():
     keys = ("inputs.text", "inputs.seed", "inputs.draws", "inputs.nsp_seed", "inputs.max_len")
     assert_bound(at, keys)
     assert "inputs.seed=42" in link_text(at)
+
+
+def test_similarity_opens_from_a_link():
+    params = {"sim.a": "A dog runs.", "sim.b": "A puppy runs.", "sim.pooling": "cls",
+              "sim.view": "neighbours", "sim.model": "minilm", "sim.query": "Stocks fell.",
+              "sim.k": "3"}  # fmt: skip
+    at = open_with("pages/similarity.py", params)
+    assert at.text_input(key="sim.a").value == "A dog runs."
+    assert at.text_input(key="sim.b").value == "A puppy runs."
+    assert at.session_state["sim.pooling"] == "cls"
+    assert at.session_state["sim.view"] == "neighbours"
+    assert at.session_state["sim.model"] == "minilm"
+    assert at.text_input(key="sim.query").value == "Stocks fell."
+    assert at.slider(key="sim.k").value == 3
+    assert_bound(at, ("sim.a", "sim.b", "sim.query", "sim.k"))
+    assert "sim.view=neighbours" in link_text(at)
+    at.session_state["sim.view"] = "pairs"
+    at.run()
+    assert at.query_params["sim.view"] == "pairs"

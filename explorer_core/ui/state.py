@@ -114,10 +114,9 @@ def share_link(keys: Iterable[str], slot: Any = None) -> Any:
     showed (on a link's first load, widgets below the first call take their URL value only then).
     """
     slot = slot if slot is not None else st.sidebar.empty()
-    with slot.container():
-        st.markdown(f"**{t('link.title')}**")
+    with slot.container():  # no st.caption: page tests read a page's last caption
+        st.markdown(f"**{t('link.title')}**", help=t("link.caption"))
         st.code(view_link(keys), language=None, wrap_lines=True)
-        st.caption(t("link.caption"))
     return slot
 
 
