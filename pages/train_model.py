@@ -16,14 +16,13 @@ from explorer_core.train_setup import (
 )
 from explorer_core.ui import training as ui
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import SHARED_TOKENIZER, init
+from explorer_core.ui.state import SHARED_TOKENIZER, bound, init, share_link, url_synced
 from explorer_core.ui.train_panels import progress_panel, result_panel, tokenizer_panel
 
 SIZE_KEYS = {"train.hidden": "hidden_size", "train.layers": "num_hidden_layers",
              "train.heads": "num_attention_heads", "train.ffn": "intermediate_size",
              "train.batch": "batch_size", "train.lr": "learning_rate"}  # fmt: skip
-init(
-    {
+DEFAULTS = {
         "train.data": "builtin",
         "train.tok": "lab" if SHARED_TOKENIZER in st.session_state else "train",
         "train.algo": "wordpiece",
@@ -31,8 +30,10 @@ init(
         "train.edit": False, "train.max_length": 48, "train.objective": "pretrain+finetune",
         "train.pre_steps": 100, "train.fine_steps": 300, "train.budget": 90, "train.seed": 0,
         **{key: getattr(PRESETS["tiny"], field) for key, field in SIZE_KEYS.items()},
-    }
-)  # fmt: skip
+}  # fmt: skip
+init(DEFAULTS)
+LINKED = ("train.data", "train.preset", "train.objective", "train.edit", "train.seed",
+          "train.pre_steps", "train.fine_steps", "train.budget")  # fmt: skip
 
 # subtle: a widget's value is dropped when a run does not draw it (edit toggle off, another
 # objective or tokenizer source); writing each value back keeps the learner's choice.
@@ -47,6 +48,13 @@ def _reset_sizes() -> None:
         st.session_state[key] = getattr(preset, field)
 
 
+# translated labels: kept in the URL as codes; a preset from a link brings its sizes
+url_synced("train.data", ("builtin", "upload"))
+url_synced("train.objective", OBJECTIVES)
+if url_synced("train.preset", tuple(PRESETS)):
+    _reset_sizes()
+
+
 ui.sync_run()
 running = ui.is_running()
 st.title(t("train.title"))
@@ -58,6 +66,7 @@ source = st.segmented_control(
     t("train.data"), ("builtin", "upload"), key="train.data", disabled=running,
     format_func=lambda s: t(f"train.data.{s}"),
 ) or "builtin"  # fmt: skip
+link = share_link(LINKED)  # before any st.stop, so error views keep their link
 parts = ui.builtin_parts()
 if source == "upload":
     file = st.file_uploader(
@@ -91,7 +100,7 @@ preset = st.selectbox(
     format_func=lambda p: t(f"train.preset.{p}"), disabled=running,
 )  # fmt: skip
 st.caption(t(f"train.desc.{preset}"))
-if st.toggle(t("train.edit"), key="train.edit", disabled=running):
+if st.toggle(t("train.edit"), disabled=running, **bound("train.edit", DEFAULTS)):
     cols = st.columns(4)
     cols[0].number_input(t("train.hidden"), 8, 1024, step=8, key="train.hidden")
     cols[1].number_input(t("train.layers"), 1, 12, key="train.layers")
@@ -101,7 +110,7 @@ if st.toggle(t("train.edit"), key="train.edit", disabled=running):
     cols[0].number_input(t("train.max_length"), 8, 256, key="train.max_length")
     cols[1].number_input(t("train.batch"), 1, 512, key="train.batch")
     cols[2].number_input(t("train.lr"), 1e-5, 0.5, format="%.5f", key="train.lr")
-    cols[3].number_input(t("train.seed"), 0, 1_000_000, key="train.seed")
+    cols[3].number_input(t("train.seed"), 0, 1_000_000, **bound("train.seed", DEFAULTS))
 
 # 4) objective and budget
 st.subheader(t("train.objective.head"))
@@ -111,9 +120,9 @@ objective = st.radio(
 )  # fmt: skip
 cols = iter(st.columns(3))
 if objective == "pretrain+finetune":
-    next(cols).number_input(t("train.pre_steps"), 1, 100_000, key="train.pre_steps")
-next(cols).number_input(t("train.fine_steps"), 1, 100_000, key="train.fine_steps")
-next(cols).number_input(t("train.budget"), 0, 3600, key="train.budget")
+    next(cols).number_input(t("train.pre_steps"), 1, 100_000, **bound("train.pre_steps", DEFAULTS))
+next(cols).number_input(t("train.fine_steps"), 1, 100_000, **bound("train.fine_steps", DEFAULTS))
+next(cols).number_input(t("train.budget"), 0, 3600, **bound("train.budget", DEFAULTS))
 
 plan = None
 if tokenizer is not None:
@@ -149,3 +158,4 @@ right.button(
 st.subheader(t("train.run.head"))
 st.fragment(run_every=1.0 if running else None)(progress_panel)(parts, data_key)
 result_panel(parts, data_key, running)
+share_link(LINKED, link)

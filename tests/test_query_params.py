@@ -181,3 +181,22 @@ def test_similarity_opens_from_a_link():
     at.session_state["sim.view"] = "pairs"
     at.run()
     assert at.query_params["sim.view"] == "pairs"
+
+
+def test_train_model_opens_from_a_link_and_a_preset_brings_its_sizes():
+    from explorer_core.presets import PRESETS
+
+    params = {"train.preset": "small", "train.objective": "finetune", "train.edit": "true",
+              "train.seed": "9", "train.fine_steps": "120", "train.budget": "30"}  # fmt: skip
+    at = open_with("pages/train_model.py", params)
+    assert at.selectbox(key="train.preset").value == "small"
+    assert at.number_input(key="train.hidden").value == PRESETS["small"].hidden_size
+    assert at.radio(key="train.objective").value == "finetune"
+    assert at.toggle(key="train.edit").value is True
+    assert at.number_input(key="train.seed").value == 9
+    assert at.number_input(key="train.fine_steps").value == 120
+    assert at.number_input(key="train.budget").value == 30
+    assert_bound(at, ("train.edit", "train.seed", "train.fine_steps", "train.budget"))
+    assert "train.preset=small" in link_text(at)
+    at.selectbox(key="train.preset").set_value("tiny").run()
+    assert at.query_params["train.preset"] == "tiny"

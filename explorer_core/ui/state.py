@@ -65,7 +65,7 @@ def bound(key: str, defaults: Mapping[str, Any], options: Sequence[Any] = ()) ->
 URL_SEEDED = "_url_seeded."  # prefix of the flags that say "?key= was read for this session"
 
 
-def url_synced(key: str, codes: Sequence[Any]) -> None:
+def url_synced(key: str, codes: Sequence[Any]) -> bool:
     """Keep an option widget's value in the URL as a stable code (`?key=code`), by hand.
 
     Call it after `init` and before the widget. On the session's first pass it takes a valid
@@ -75,18 +75,22 @@ def url_synced(key: str, codes: Sequence[Any]) -> None:
 
     Example: with `?attn.mode=pair` in the URL, `url_synced("attn.mode", ("single", "pair"))`
     makes the widget keyed "attn.mode" open on "pair"; an unknown `?attn.mode=xx` is ignored.
+    Returns True on the one pass that took the value from the URL (e.g. to apply a preset).
     """
     by_text = {str(code): code for code in codes}
+    taken = False
     if URL_SEEDED + key not in st.session_state:
         st.session_state[URL_SEEDED + key] = True
         wanted = st.query_params.get(key)
         if wanted in by_text:
             st.session_state[key] = by_text[wanted]
+            taken = True
     value = st.session_state.get(key)
     if str(value) not in by_text:
         st.query_params.pop(key, None)
     elif st.query_params.get(key) != str(value):
         st.query_params[key] = str(value)
+    return taken
 
 
 def url_text(value: Any) -> str:
