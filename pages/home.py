@@ -6,7 +6,7 @@ import streamlit as st
 
 from explorer_core.ui.i18n import t
 from explorer_core.ui.nav import PAGES
-from explorer_core.ui.state import init
+from explorer_core.ui.state import init, share_link
 
 # stage -> the page (by url path) that teaches it
 STAGES = (
@@ -35,3 +35,4 @@ for column, (stage, url_path) in zip(columns, STAGES, strict=True):
             st.page_link(spec.file, label=t("home.open"), icon=":material/arrow_forward:")
         else:
             st.caption(t("home.soon"))
+share_link(())  # the language is the only setting here
