@@ -54,7 +54,7 @@ else:
     raw = st.text_area(t("attn.batch"), key="attn.batch", help=t("attn.batch.help"))
     texts = [line.strip() for line in raw.splitlines() if line.strip()][:8]
 causal = st.toggle(t("attn.causal"), help=t("attn.causal.help"), **bound("attn.causal", DEFAULTS))
-link = share_link(LINKED)
+link = share_link(LINKED, defaults=DEFAULTS)
 
 snaps, snapshot = snapshots() if kind == "trained" else (), None
 if len(snaps) > 1:  # before / during / after training, from the Train page
@@ -177,4 +177,4 @@ else:
         st.dataframe(viz.block_frame(weights, segments, enc.attention_mask[row], names))
         st.caption(t("attn.block.caption", layer=layer, head=head, src=source_caption))
 st.info(t("attn.note"), icon=":material/info:")
-share_link(LINKED, link)
+share_link(LINKED, link, DEFAULTS)

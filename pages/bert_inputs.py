@@ -58,7 +58,7 @@ text = st.text_input(t("inputs.text"), max_chars=3000, **bound("inputs.text", DE
 col_seed, col_button = st.columns([3, 1], vertical_alignment="bottom")
 seed = int(col_seed.number_input(t("inputs.seed"), 0, 1_000_000, **bound("inputs.seed", DEFAULTS)))
 col_button.button(t("inputs.reroll"), on_click=reroll, icon=":material/casino:")
-link = share_link(LINKED)  # before any st.stop, so error views keep their link
+link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 draw = mlm_draw(tokenizer, text, seed) if text.strip() else None
 if draw is None:
     st.warning(t("inputs.empty"))
@@ -160,4 +160,4 @@ st.table(viz.conventions_frame(
     [(t(f"inputs.conv.{r}"), t(f"inputs.conv.{r}.bert"), t(f"inputs.conv.{r}.tut")) for r in rows],
     [t("inputs.conv.what"), t("inputs.conv.bert"), t("inputs.conv.tut")],
 ))  # fmt: skip
-share_link(LINKED, link)
+share_link(LINKED, link, DEFAULTS)

@@ -57,7 +57,7 @@ scheme = (
     )
     or "sinusoidal"
 )
-link = share_link(LINKED)  # before any st.stop, so error views keep their link
+link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 st.markdown(t(f"emb.pos.about.{scheme}", clip=clip))
 axes = dict(
     x_title=t("emb.pos.axis.dim"),
@@ -198,4 +198,4 @@ st.dataframe(
     },
     hide_index=True,
 )
-share_link(LINKED, link)
+share_link(LINKED, link, DEFAULTS)

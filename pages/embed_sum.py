@@ -40,7 +40,7 @@ col_a, col_b = st.columns(2)
 first = col_a.text_input(t("emb.sum.a"), max_chars=200, **bound("emb.sum.a", DEFAULTS))
 second = col_b.text_input(t("emb.sum.b"), max_chars=200, **bound("emb.sum.b", DEFAULTS))
 source, caption = pick_source("emb.sum", defaults=DEFAULTS)
-link = share_link(LINKED)  # before any st.stop, so error views keep their link
+link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 if not first.strip():
     st.warning(t("emb.sum.empty"))
     st.stop()
@@ -125,4 +125,4 @@ if st.toggle(t("emb.sum.overview"), **bound("emb.sum.overview", DEFAULTS)):
         key="emb.sum.overview_chart",
     )
     st.caption(t("emb.sum.overview.caption", n=len(ids), hidden=hidden) + " " + caption)
-share_link(LINKED, link)
+share_link(LINKED, link, DEFAULTS)

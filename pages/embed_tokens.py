@@ -36,7 +36,7 @@ st.title(t("emb.tokens.title"))
 st.markdown(t("emb.tokens.intro"))
 text = st.text_input(t("emb.tokens.text"), max_chars=300, **bound("emb.tokens.text", DEFAULTS))
 source, caption = pick_source("emb.tokens", widths=(16, 32, 64, 128), defaults=DEFAULTS)
-link = share_link(LINKED)  # before any st.stop, so error views keep their link
+link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 weight = source.embeddings.word_embeddings.weight.detach()
 tokens = tokens_of(source.tokenizer, text)
 if not tokens:
@@ -151,4 +151,4 @@ if st.toggle(t("emb.tokens.map"), **bound("emb.tokens.map", DEFAULTS)):
         height=300,
     )
     st.markdown(t(f"emb.tokens.map.lesson.{source.kind}"))
-share_link(LINKED, link)
+share_link(LINKED, link, DEFAULTS)

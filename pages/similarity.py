@@ -96,7 +96,7 @@ kind = st.segmented_control(
     t("sim.model"), tuple(encoders), key="sim.model", format_func=lambda k: t(f"sim.model.{k}")
 ) or next(iter(encoders))  # fmt: skip
 caption = encoders[kind][2]
-link = share_link(LINKED)  # before any st.stop, so error views keep their link
+link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 
 if view in ("matrix", "neighbours"):
     texts = sentence_list(st.text_area(t("sim.list"), key="sim.list", height=200))
@@ -158,4 +158,4 @@ else:
     worst = worst.drop(columns="cosine")  # on the chart already; keeps the sentences readable
     worst = worst.rename(columns={c: t(f"sim.col.{c}") for c in worst.columns})
     st.dataframe(worst.style.format(precision=2), hide_index=True)
-share_link(LINKED, link)
+share_link(LINKED, link, DEFAULTS)

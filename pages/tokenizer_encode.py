@@ -43,7 +43,7 @@ right.toggle(
     t("tok.encode.specials"), help=t("tok.encode.specials.help"),
     **bound("tok.encode.specials", DEFAULTS),
 )  # fmt: skip
-link = share_link(LINKED)  # before any st.stop, so error views keep their link
+link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 if not text:
     st.warning(t("tok.encode.empty"))
     st.stop()
@@ -123,4 +123,4 @@ if st.toggle(t("tok.encode.compare"), **bound("tok.encode.compare", DEFAULTS)):
     )
     st.plotly_chart(figure, key="tok.encode.chart")
     st.caption(t("tok.encode.chart.caption", vocab=cache.DEFAULT_VOCAB))
-share_link(LINKED, link)
+share_link(LINKED, link, DEFAULTS)

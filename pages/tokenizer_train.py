@@ -72,7 +72,7 @@ vocab = right.number_input(
     t("tok.train.vocab"), min_value=2, max_value=lab.MAX_VOCAB, step=100,
     help=t("tok.train.vocab.help"), **bound("tok.train.vocab", DEFAULTS),
 )  # fmt: skip
-link = share_link(LINKED)  # before any st.stop, so error views keep their link
+link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 
 
 def corpus_text() -> tuple[str, str]:
@@ -123,7 +123,7 @@ st.success(
     icon=":material/check_circle:",
 )
 probe = st.text_input(t("tok.train.probe"), max_chars=400, **bound("tok.train.probe", DEFAULTS))
-share_link(LINKED, link)
+share_link(LINKED, link, DEFAULTS)
 COLUMNS = {k: t(f"tok.train.col.{k}") for k in ("rank", "place", "left", "right", "count")}
 COLUMNS |= {"new token": t("tok.train.col.new"), "id": t("tok.train.col.id")}
 COLUMNS |= {"behind": t("tok.train.col.behind")}

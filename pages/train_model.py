@@ -66,7 +66,7 @@ source = st.segmented_control(
     t("train.data"), ("builtin", "upload"), key="train.data", disabled=running,
     format_func=lambda s: t(f"train.data.{s}"),
 ) or "builtin"  # fmt: skip
-link = share_link(LINKED)  # before any st.stop, so error views keep their link
+link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 parts = ui.builtin_parts()
 if source == "upload":
     file = st.file_uploader(
@@ -158,4 +158,4 @@ right.button(
 st.subheader(t("train.run.head"))
 st.fragment(run_every=1.0 if running else None)(progress_panel)(parts, data_key)
 result_panel(parts, data_key, running)
-share_link(LINKED, link)
+share_link(LINKED, link, DEFAULTS)

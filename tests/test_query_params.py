@@ -151,7 +151,8 @@ def test_embed_positions_opens_from_a_link():
 
 def test_bert_inputs_opens_from_a_link():
     params = {"inputs.text": "Masks hide words.", "inputs.seed": "42", "inputs.draws": "100",
-              "inputs.nsp_source": "zh", "inputs.nsp_seed": "3", "inputs.max_len": "32"}  # fmt: skip
+              "inputs.nsp_source": "zh", "inputs.nsp_seed": "3",
+              "inputs.max_len": "32"}  # fmt: skip
     at = open_with("pages/bert_inputs.py", params)
     assert at.text_input(key="inputs.text").value == "Masks hide words."
     assert at.number_input(key="inputs.seed").value == 42
@@ -200,3 +201,17 @@ def test_train_model_opens_from_a_link_and_a_preset_brings_its_sizes():
     assert "train.preset=small" in link_text(at)
     at.selectbox(key="train.preset").set_value("tiny").run()
     assert at.query_params["train.preset"] == "tiny"
+
+
+def test_the_link_leaves_out_defaults_and_carries_the_language():
+    at = open_with("app.py", {"lang": "zh"})
+    assert link_text(at) == "?lang=zh"
+    at = open_with("pages/attention.py", {"attn.layer": "2"})
+    assert link_text(at) == "?lang=en&attn.layer=2"  # no long default sentence in the link
+
+
+def test_an_unknown_code_in_the_url_is_ignored():
+    at = open_with("pages/attention.py", {"attn.view": "nonsense", "attn.mode": "pair"})
+    assert at.session_state["attn.view"] == "head"
+    assert at.query_params["attn.view"] == "head"
+    assert at.session_state["attn.mode"] == "pair"

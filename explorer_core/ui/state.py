@@ -102,15 +102,22 @@ def url_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def view_link(keys: Iterable[str]) -> str:
-    """The URL that reopens this page with the current values of `keys` and the UI language."""
+def view_link(keys: Iterable[str], defaults: Mapping[str, Any] | None = None) -> str:
+    """The URL that reopens this page with the current values of `keys` and the UI language.
+
+    Values equal to their entry in `defaults` are left out: the page opens on them anyway.
+    """
     params = {LANG_KEY: current_language()}
-    params |= {k: url_text(st.session_state[k]) for k in keys if k in st.session_state}
+    for key in keys:
+        if key in st.session_state and st.session_state[key] != (defaults or {}).get(key, ...):
+            params[key] = url_text(st.session_state[key])
     base = st.context.url or ""
     return f"{base}?{urlencode(params)}"
 
 
-def share_link(keys: Iterable[str], slot: Any = None) -> Any:
+def share_link(
+    keys: Iterable[str], slot: Any = None, defaults: Mapping[str, Any] | None = None
+) -> Any:
     """Show the sidebar box with this view's link (st.code gives it a copy button); return its slot.
 
     Call it once before the page's first st.stop (so error views keep a link) and once more at the
@@ -120,7 +127,7 @@ def share_link(keys: Iterable[str], slot: Any = None) -> Any:
     slot = slot if slot is not None else st.sidebar.empty()
     with slot.container():  # no st.caption: page tests read a page's last caption
         st.markdown(f"**{t('link.title')}**", help=t("link.caption"))
-        st.code(view_link(keys), language=None, wrap_lines=True)
+        st.code(view_link(keys, defaults), language=None, wrap_lines=True)
     return slot
 
 
