@@ -54,5 +54,20 @@ def test_a_link_reopens_the_attention_view(browser):
         "A+new+sentence."
         in page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()
     )
+
+    # a hand-synced control writes its code, and keeps the bound values the browser wrote
+    page.locator('[data-testid="stMain"] button', has_text="All layers × heads").click()
+    browser.wait_idle()
+    params = url_params(page.url)
+    assert params["attn.view"] == "overview" and params["attn.a"] == "A new sentence."
+    assert params["attn.layer"] == "3"
+
+    # the language switch keeps codes in the URL, not the translated labels
+    page.locator('[data-testid="stSidebar"] button', has_text="中文").click()
+    browser.wait_idle()
+    params = url_params(page.url)
+    assert params["lang"] == "zh" and params["attn.view"] == "overview"
+    assert params["attn.mode"] == "pair" and params["attn.a"] == "A new sentence."
+    browser.screenshot("links-attention-zh")
     assert browser.exceptions() == []
     assert browser.foreign_requests() == []

@@ -215,3 +215,14 @@ def test_an_unknown_code_in_the_url_is_ignored():
     assert at.session_state["attn.view"] == "head"
     assert at.query_params["attn.view"] == "head"
     assert at.session_state["attn.mode"] == "pair"
+
+
+def test_a_hand_synced_control_survives_a_page_switch():
+    at = open_with("app.py", {})
+    at.switch_page("pages/attention.py").run()
+    at.session_state["attn.view"] = "masks"
+    at.run()
+    at.switch_page("pages/home.py").run()
+    at.switch_page("pages/attention.py").run()
+    assert not at.exception
+    assert at.session_state["attn.view"] == "masks"

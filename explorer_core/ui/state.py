@@ -17,6 +17,7 @@ from explorer_core.ui.i18n import LANG_KEY, current_language, t
 SHARED_TOKENIZER = "shared.tokenizer"  # the tokenizer trained in the Tokenizer Lab, or absent
 SHARED_TOKENIZER_NAME = "shared.tokenizer_name"  # a short label for it ("byte-bpe, 1000 tokens")
 SHARED_MODEL = "shared.model"  # the model trained on the Train page, or absent
+URL_SEEDED = "_url_seeded."  # + key: the last value of a url_synced control (and: ?key= was read)
 
 
 def ensure_shell() -> None:
@@ -38,9 +39,13 @@ def init(defaults: Mapping[str, Any]) -> None:
     """Give each key its default unless the session already holds a value for it.
 
     Every page calls this first, so each page also runs on its own (direct links, AppTest).
+    A control kept in the URL by `url_synced` gets back its last value when a page switch dropped
+    it (Streamlit forgets the value of a widget a run does not draw; bound widgets keep theirs).
     """
     ensure_shell()
     for key, value in defaults.items():
+        if key not in st.session_state and URL_SEEDED + key in st.session_state:
+            value = st.session_state[URL_SEEDED + key]
         st.session_state.setdefault(key, value)
 
 
@@ -62,9 +67,6 @@ def bound(key: str, defaults: Mapping[str, Any], options: Sequence[Any] = ()) ->
     return {"key": key, "bind": "query-params", **pick}
 
 
-URL_SEEDED = "_url_seeded."  # prefix of the flags that say "?key= was read for this session"
-
-
 def url_synced(key: str, codes: Sequence[Any]) -> bool:
     """Keep an option widget's value in the URL as a stable code (`?key=code`), by hand.
 
@@ -80,12 +82,12 @@ def url_synced(key: str, codes: Sequence[Any]) -> bool:
     by_text = {str(code): code for code in codes}
     taken = False
     if URL_SEEDED + key not in st.session_state:
-        st.session_state[URL_SEEDED + key] = True
         wanted = st.query_params.get(key)
         if wanted in by_text:
             st.session_state[key] = by_text[wanted]
             taken = True
     value = st.session_state.get(key)
+    st.session_state[URL_SEEDED + key] = value
     if str(value) not in by_text:
         st.query_params.pop(key, None)
     elif st.query_params.get(key) != str(value):
