@@ -10,6 +10,7 @@ import operator
 import random
 from collections import Counter
 from functools import partial
+from importlib.util import find_spec
 from itertools import pairwise
 
 import pytest
@@ -25,7 +26,8 @@ from explorer_core.tokenization.bpe_engine import (
 )
 from explorer_core.tokenization.pretokenize import pretokenize
 
-NO_NUMBA = pytest.mark.skipif(bpe_engine.bpe_fast is None, reason="numba is not installed")
+# subtle: skip on numba's absence, not on bpe_fast's, so a broken bpe_fast fails instead of skipping
+NO_NUMBA = pytest.mark.skipif(find_spec("numba") is None, reason="numba is not installed")
 BOTH = pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=NO_NUMBA)])
 
 
@@ -216,6 +218,26 @@ def test_compiled_loop_reuses_ids_like_the_reference(seed):
         reference.applied_by_group,
     )
     assert fast.words == reference.words
+
+
+@NO_NUMBA
+def test_compiled_loop_grows_its_arrays(monkeypatch):
+    """With no spare room at the start the entry, heap and pool arrays must grow (they double);
+    the trace stays the reference's."""
+    monkeypatch.setattr(bpe_engine.bpe_fast, "SLACK", 1)
+    grown = []
+    real = bpe_engine.bpe_fast._grown
+    monkeypatch.setattr(bpe_engine.bpe_fast, "_grown", lambda *a: grown.append(1) or real(*a))
+    words, counts, groups = byte_words(TEXTS["mixed"] + TEXTS["emoji"])
+    kwargs = {"keys": [bytes([b]) for b in range(256)], "join": operator.add, "top_k": 5}
+    reference = bpe_engine.train_bpe(words, counts, 300, 256, compiled=False, **kwargs)
+    fast = bpe_engine.train_bpe(words, counts, 300, 256, compiled=True, **kwargs)
+    assert grown
+    assert (fast.steps, fast.candidates, fast.words) == (
+        reference.steps,
+        reference.candidates,
+        reference.words,
+    )
 
 
 def test_string_corpora_do_exercise_id_reuse_and_repeated_pairs():

@@ -58,7 +58,7 @@ import numpy as np
 
 try:  # optional: the same merge loop compiled with numba (bpe_fast.py); pure Python otherwise
     from explorer_core.tokenization import bpe_fast
-except ImportError:
+except (ImportError, RuntimeError):  # no numba, or numba found no writable cache folder at all
     bpe_fast = None
 
 Pair = tuple[int, int]

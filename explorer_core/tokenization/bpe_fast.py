@@ -28,6 +28,7 @@ from numba.typed import Dict
 
 SHIFT = 20  # must equal bpe_engine.SHIFT
 MASK = (1 << SHIFT) - 1
+SLACK = 1024  # spare entries and pool slots at the start; the arrays double when full
 # meta slots: live heap size, number of entries, used pool length, last seq number
 HEAP, ENTRIES, POOL, SEQ = 0, 1, 2, 3
 
@@ -291,11 +292,11 @@ def _initial_state(words, counts, groups):
         totals = np.add.reduceat(wcount[wids], lo)
     else:
         totals = np.zeros(0, np.int64)
-    cap = 2 * len(uniq) + 1024
+    cap = len(uniq) + SLACK
     e = [np.zeros(cap, np.int64) for _ in range(5)]  # count, pair, seq, lo, hi
     e[3][: len(uniq)] = lo
     e[4][: len(uniq)] = np.append(lo[1:], len(keys))[: len(uniq)]
-    pool = np.zeros(2 * len(keys) + 1024, np.int64)
+    pool = np.zeros(len(keys) + SLACK, np.int64)
     pool[: len(keys)] = wids
     group = np.zeros(len(words), np.int64) if groups is None else np.asarray(groups, np.int64)
     meta = np.array([0, len(uniq), len(keys), 0], np.int64)
