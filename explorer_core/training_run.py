@@ -122,8 +122,10 @@ def run_plan(
             callback=callback, stop=stop, on_snapshot=on_snapshot,
         )  # fmt: skip
         logs["finetune"] = result.log
-    steps = {phase: len(log.steps) for phase, log in logs.items()}
-    stopped = any(log.stop_reason == "stopped" for log in logs.values())
+    # subtle: Stop can land before a phase starts (e.g. while the model is being built); that
+    # phase then has no log, yet it counts: 0 steps, stopped early.
+    steps = {phase: len(logs[phase].steps) if phase in logs else 0 for phase, _ in plan.phases}
+    stopped = stop.is_set() or any(log.stop_reason == "stopped" for log in logs.values())
     max_length = plan.finetune.max_length if plan.finetune else plan.pretrain.max_length
     return Checkpoint(
         model=encoder.eval(), tokenizer=plan.tokenizer, pooling=plan.pooling,

@@ -208,6 +208,20 @@ def test_training_run_in_a_thread_refuses_a_second_start_and_stops(tokenizer, pa
                        after(ids, mask).last_hidden_state)  # fmt: skip
 
 
+def test_stop_before_the_first_step_is_labelled_stopped_with_zero_steps(tokenizer, pairs):
+    """Stop pressed while the model is still being built: no phase runs, and the label says so."""
+    vocab = BertVocab.of(tokenizer)
+    plan = TrainingPlan(
+        tokenizer, TINY.config(vocab.size, vocab.pad_id), name="Test",
+        train_pairs=tuple(pairs), finetune=FinetuneConfig(steps=10, **FAST),
+    )  # fmt: skip
+    stop = threading.Event()
+    stop.set()
+    ckpt = run_plan(plan, stop=stop)
+    assert ckpt.log == {}
+    assert ckpt.label == "Test, trained in this session: 0 fine-tuning steps (stopped early)"
+
+
 def test_training_run_reports_failures_instead_of_raising(tokenizer, pairs):
     vocab = BertVocab.of(tokenizer)
     bad = TINY.config(vocab.size, vocab.pad_id)

@@ -176,11 +176,13 @@ def model_label(shared: SharedModel) -> str:
     from explorer_core.ui.i18n import t
 
     log = shared.checkpoint.log
-    if shared.source != "trained" or not log:
+    if shared.source != "trained":
         return shared.label
     name = shared.label.split(",")[0]  # the preset's name, as training_run labels it
     parts = " + ".join(t(f"train.label.{phase}", n=len(part.steps)) for phase, part in log.items())
-    stopped = any(part.stop_reason == "stopped" for part in log.values())
+    # a trained model with no log was stopped before its first step
+    stopped = not log or any(part.stop_reason == "stopped" for part in log.values())
+    parts = parts or t("train.label.finetune", n=0)
     return t("train.label", name=name, parts=parts) + (t("train.label.stopped") if stopped else "")
 
 
