@@ -35,8 +35,8 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from explorer_core.checkpoints import load_weights
 from explorer_core.config import BertConfig
+from explorer_core.hf_weights import load_weights
 from explorer_core.model import BertModel
 from explorer_core.pooling import POOLING_MODES, SentenceEncoder
 from explorer_core.text_inputs import BertVocab

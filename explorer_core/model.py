@@ -32,9 +32,9 @@ from explorer_core.attention import (
     allowed_keys,
     cell_arithmetic,
 )
-from explorer_core.checkpoints import load_weights, read_transformers
 from explorer_core.config import BertConfig
 from explorer_core.embeddings import BertEmbeddings
+from explorer_core.hf_weights import load_weights, read_transformers
 
 __all__ = ["BertConfig", "BertEncoder", "BertLayer", "BertModel", "BertModelOutput", "BertPooler"]
 

@@ -22,8 +22,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from explorer_core.checkpoints import load_weights, read_transformers
 from explorer_core.config import BertConfig
+from explorer_core.hf_weights import load_weights, read_transformers
 from explorer_core.model import ACTIVATIONS, BertModel, BertModelOutput, init_bert_weights
 
 IGNORE_INDEX = -100  # label of a position without loss (PyTorch's and transformers' convention)
