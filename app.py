@@ -10,8 +10,10 @@ from pathlib import Path
 import streamlit as st
 
 from explorer_core import runtime
+from explorer_core.ui import present
+from explorer_core.ui.export import image_format_switch
 from explorer_core.ui.i18n import language_switch, t
-from explorer_core.ui.nav import available_pages
+from explorer_core.ui.nav import LESSON_FILE, available_pages
 
 runtime.configure()
 
@@ -22,8 +24,20 @@ st.set_page_config(
     layout="wide",
 )
 
-with st.sidebar:
-    language_switch()
+presenting = present.start_presenting()
+if presenting:  # one row of shell controls above the page; the sidebar is styled away
+    present.apply_style()
+    lang_col, toggle_col, lesson_col = st.columns([3, 2, 2], vertical_alignment="center")
+    with lang_col:
+        language_switch()
+    with toggle_col:
+        present.presentation_toggle()
+else:
+    with st.sidebar:
+        language_switch()
+        present.presentation_toggle()
+        image_format_switch()
+present.keep_in_url()
 
 sections: dict[str, list] = {}
 for spec in available_pages():
@@ -36,4 +50,7 @@ for spec in available_pages():
     )
     sections.setdefault(t(spec.section), []).append(st_page)
 
-st.navigation(sections).run()
+page = st.navigation(sections, position="top" if presenting else "sidebar")
+if presenting and (ROOT / LESSON_FILE).is_file():  # a page link needs the navigation first
+    lesson_col.page_link(LESSON_FILE, label=t("present.lesson"), icon=":material/school:")
+page.run()

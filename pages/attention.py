@@ -13,6 +13,7 @@ from explorer_core.ui.attention import (
     run_attention,
     snapshots,
 )
+from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import attention as viz
@@ -122,20 +123,20 @@ if view == "overview":
         head_title=t("attn.axis.head"), value_title=t("attn.axis.weight"),
         query_title=t("attn.axis.query"), key_title=t("attn.axis.key"),
     )  # fmt: skip
-    st.plotly_chart(fig, key="attn.chart.overview")
+    show_chart(fig, "attn.chart.overview")
     st.caption(t("attn.overview.caption", src=source_caption, n=shown))
 elif view == "head":
     col_w, col_s = st.columns(2)
     title = t("attn.head.title", layer=layer, head=head)
-    col_w.plotly_chart(
+    show_chart(
         viz.head_figure(weights, labels, title=title, value_title=t("attn.axis.weight"),
                         segments=segments if pair is not None else None, **axes),
-        key="attn.chart.head",
+        "attn.chart.head", col_w,
     )  # fmt: skip
-    col_s.plotly_chart(
+    show_chart(
         viz.scores_figure(scores, labels, title=t("attn.scores.title", layer=layer, head=head),
                           value_title=t("attn.axis.score"), **axes),
-        key="attn.chart.scores",
+        "attn.chart.scores", col_s,
     )  # fmt: skip
     st.caption(t("attn.head.caption", src=source_caption))
     st.subheader(t("attn.cell.title"))
@@ -154,21 +155,21 @@ elif view == "head":
     st.markdown(t("attn.cell.formula", **numbers))
     if cell.relative:
         st.markdown(t("attn.cell.relative", **numbers))
-    st.plotly_chart(
+    show_chart(
         viz.row_figure(cell, labels, title=t("attn.row.title", query=labels[query]),
                        key_title=t("attn.axis.key"), score_title=t("attn.axis.score"),
                        weight_title=t("attn.axis.weight")),
-        key="attn.chart.row",
+        "attn.chart.row",
     )  # fmt: skip
     columns = [t("attn.dot.dim"), "q", "k", "q × k"]
     st.dataframe(viz.dot_product_frame(cell, columns), height=220, hide_index=True)
     st.caption(t("attn.cell.caption", d=cell.head_dim, src=source_caption))
 else:
     allowed = run.allowed[row]
-    st.plotly_chart(
+    show_chart(
         viz.allowed_figure(allowed, labels, title=t("attn.masks.title"),
                            value_title=t("attn.axis.allowed"), **axes),
-        key="attn.chart.mask",
+        "attn.chart.mask",
     )  # fmt: skip
     st.caption(t("attn.masks.caption", src=source_caption))
     st.markdown(t("attn.masks.explain"))

@@ -20,6 +20,7 @@ from explorer_core.ui.attention import (
     pair_layout,
     word_level_tokenizer,
 )
+from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import attention as viz
@@ -75,7 +76,7 @@ else:
         position_title=t("inputs.axis.position"),
         kind_title=t("inputs.axis.kind"),
     )
-    st.plotly_chart(fig, key="inputs.chart.strip")  # fmt: skip
+    show_chart(fig, "inputs.chart.strip")  # fmt: skip
     for col, code in zip(st.columns(4), (1, 2, 3, 0), strict=True):
         col.metric(names[code], draw.kinds.count(code))
     columns = [t(f"inputs.col.{c}") for c in ("position", "token", "kind", "shown", "label")]
@@ -90,10 +91,10 @@ else:
     )
     shares = mlm_shares("minilm", draw, int(draws), seed)
     kind_names = {kind: t(f"inputs.kind.{kind}") for kind in EXPECTED}
-    st.plotly_chart(
+    show_chart(
         viz.shares_figure(shares, EXPECTED, kind_names, title=t("inputs.draws.title"),
                           x_title=t("inputs.axis.draws"), y_title=t("inputs.axis.share")),
-        key="inputs.chart.shares",
+        "inputs.chart.shares",
     )  # fmt: skip
     for col, kind in zip(st.columns(3), EXPECTED, strict=True):
         col.metric(

@@ -12,6 +12,7 @@ from explorer_core.ui.embedding import (
     clamp_state,
     pretrained_position_table,
 )
+from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import positional as viz
@@ -69,9 +70,9 @@ left, right = st.columns(2)
 
 if scheme == "sinusoidal":
     table = sinusoidal_table(length, dim, base)
-    left.plotly_chart(
+    show_chart(
         viz.table_figure(table, trained_length=trained, title=t("emb.pos.sin.title"), **axes),
-        key="emb.pos.table",
+        "emb.pos.table", left,
     )
     similarity = pa.sinusoidal_similarity(length, dim, base)
     origin = t("emb.pos.origin.formula")
@@ -81,15 +82,15 @@ elif scheme == "learned":
     except SourceUnavailable as err:
         st.warning(t(err.key, **err.values))
         st.stop()
-    left.plotly_chart(
-        viz.table_figure(table, title=t("emb.pos.learned.title"), **axes), key="emb.pos.table"
+    show_chart(
+        viz.table_figure(table, title=t("emb.pos.learned.title"), **axes), "emb.pos.table", left
     )
     similarity = pa.position_similarity(table, normalise=True)
     origin = t("emb.pos.origin.pretrained")
 elif scheme == "relative":
     shown = min(length, RELATIVE_SHOWN)  # a thin band on 512 positions: zoom on the start
     distance = pa.relative_distance_matrix(shown, clip)
-    left.plotly_chart(
+    show_chart(
         viz.square_figure(
             distance,
             text_format=".0f",
@@ -97,13 +98,13 @@ elif scheme == "relative":
             value_title=t("emb.pos.axis.distance"),
             **pair_axes,
         ),
-        key="emb.pos.table",
+        "emb.pos.table", left,
     )
     similarity = pa.relative_bias_matrix(shown, clip, dim, seed=0)
     origin = t("emb.pos.origin.fresh")
 else:
     table = pa.rope_cos_table(length, dim, base)
-    left.plotly_chart(
+    show_chart(
         viz.table_figure(
             table,
             trained_length=trained,
@@ -112,18 +113,18 @@ else:
             y_title=t("emb.pos.axis.pos"),
             value_title="cos(m·θᵢ)",
         ),
-        key="emb.pos.table",
+        "emb.pos.table", left,
     )
     similarity = pa.rope_score_matrix(length, dim, base)
     origin = t("emb.pos.origin.formula")
-right.plotly_chart(
+show_chart(
     viz.square_figure(
         similarity,
         title=t(f"emb.pos.sim.title.{scheme}"),
         value_title=t("emb.pos.axis.bias" if scheme == "relative" else "emb.pos.axis.cosine"),
         **pair_axes,
     ),
-    key="emb.pos.similarity",
+    "emb.pos.similarity", right,
 )
 st.caption(
     t(f"emb.pos.caption.{scheme}", length=length, dim=dim, base=int(base), clip=clip) + " " + origin
@@ -136,7 +137,7 @@ if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
     pair = st.slider(t("emb.pos.pair"), 0, dim // 2 - 1, key="emb.pos.pair")
     path = pa.rope_pair_path(pair, dim, base, min(length, 64))
     r1, r2 = st.columns(2)
-    r1.plotly_chart(
+    show_chart(
         viz.rotation_figure(
             path,
             title=t("emb.pos.rot.title", pair=pair, theta=float(path["theta"])),
@@ -144,9 +145,9 @@ if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
             y_title=t("emb.pos.axis.y", b=pair + dim // 2),
             value_title=t("emb.pos.axis.pos"),
         ),
-        key="emb.pos.rotation",
+        "emb.pos.rotation", r1,
     )
-    r2.plotly_chart(
+    show_chart(
         viz.spectrum_figure(
             pa.rope_spectrum(dim, base),
             trained,
@@ -156,10 +157,10 @@ if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
             value_title="log₁₀ θ",
             line_label=t("emb.pos.trained_line", n=trained),
         ),
-        key="emb.pos.spectrum",
+        "emb.pos.spectrum", r2,
     )
     st.caption(t("emb.pos.rot.caption", pair=pair, dim=dim))
-    st.plotly_chart(
+    show_chart(
         viz.offset_figure(
             pa.rope_offset_curve(dim, base, length),
             trained,
@@ -170,7 +171,7 @@ if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
             bound_name=t("emb.pos.decay.bound"),
             line_label=t("emb.pos.trained_line", n=trained),
         ),
-        key="emb.pos.decay",
+        "emb.pos.decay",
     )
     st.caption(t("emb.pos.decay.caption", dim=dim, base=int(base)))
 

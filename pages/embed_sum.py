@@ -14,6 +14,7 @@ from explorer_core.ui.embedding import (
     pick_source,
     pick_token,
 )
+from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import embedding as viz
@@ -71,7 +72,7 @@ pick = pick_token("emb.sum.pick", t("emb.sum.pick"), names)
 hidden = parts["sum"].shape[-1]
 clamp_state("emb.sum.dims", 4, min(64, hidden))
 dims = st.slider(t("emb.sum.dims"), 4, min(64, hidden), **bound("emb.sum.dims", DEFAULTS))
-st.plotly_chart(
+show_chart(
     viz.stage_figure(
         parts,
         pick,
@@ -82,7 +83,7 @@ st.plotly_chart(
         y_title=t("emb.sum.axis.stage"),
         value_title=t("emb.tokens.axis.value"),
     ),
-    key="emb.sum.stage_chart",
+    "emb.sum.stage_chart",
 )
 st.caption(t("emb.sum.stage.caption", dims=dims, hidden=hidden) + " " + caption)
 
@@ -110,7 +111,7 @@ if st.toggle(t("emb.sum.overview"), **bound("emb.sum.overview", DEFAULTS)):
         f"{i}: {label} ({'AB'[seg]})"
         for i, (label, seg) in enumerate(zip(labels, segments, strict=True))
     ]
-    st.plotly_chart(
+    show_chart(
         heatmap(
             parts["output"][0].double().numpy(),
             x=list(range(hidden)),
@@ -122,7 +123,7 @@ if st.toggle(t("emb.sum.overview"), **bound("emb.sum.overview", DEFAULTS)):
             value_title=t("emb.tokens.axis.value"),
             height=max(320, 26 * len(ids) + 140),
         ),
-        key="emb.sum.overview_chart",
+        "emb.sum.overview_chart",
     )
     st.caption(t("emb.sum.overview.caption", n=len(ids), hidden=hidden) + " " + caption)
 share_link(LINKED, link, DEFAULTS)

@@ -14,6 +14,7 @@ from explorer_core.ui.embedding import (
     pick_token,
     tokens_of,
 )
+from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import embedding as viz
@@ -81,20 +82,20 @@ st.dataframe(
     hide_index=True,
 )
 vectors, gap = viz.lookup_check(weight, [token_id])
-st.plotly_chart(
+show_chart(
     viz.vector_bar(
         vectors[0],
         title=t("emb.tokens.vec.title", id=token_id),
         x_title=t("emb.tokens.axis.dim"),
         y_title=t("emb.tokens.axis.value"),
     ),
-    key="emb.tokens.vec_chart",
+    "emb.tokens.vec_chart",
 )
 st.caption(t("emb.tokens.vec.caption", gap=gap) + " " + caption)
 
 # 2) the rows of E that the sentence uses
 st.subheader(t("emb.tokens.matrix.head"))
-st.plotly_chart(
+show_chart(
     viz.matrix_figure(
         weight,
         ids,
@@ -104,7 +105,7 @@ st.plotly_chart(
         y_title=t("emb.tokens.axis.token"),
         value_title=t("emb.tokens.axis.value"),
     ),
-    key="emb.tokens.matrix_chart",
+    "emb.tokens.matrix_chart",
 )
 st.caption(t("emb.tokens.matrix.caption", rows=rows, dim=dim) + " " + caption)
 
@@ -117,7 +118,7 @@ if st.toggle(t("emb.tokens.map"), **bound("emb.tokens.map", DEFAULTS)):
     cos = cosine_matrix(weight[[token_id]].float(), weight[result.point_ids].float())[0].tolist()
     frame = viz.pca_frame(result.pca, result.point_ids, point_labels, result.in_sentence, cos)
     share = result.pca.explained.tolist()
-    st.plotly_chart(
+    show_chart(
         viz.pca_figure(
             frame,
             title=t("emb.tokens.map.title", token=labels[pick]),
@@ -127,7 +128,7 @@ if st.toggle(t("emb.tokens.map"), **bound("emb.tokens.map", DEFAULTS)):
             sentence_name=t("emb.tokens.map.sentence"),
             neighbour_name=t("emb.tokens.map.neighbour"),
         ),
-        key="emb.tokens.map_chart",
+        "emb.tokens.map_chart",
     )
     st.caption(t("emb.tokens.map.caption", k=k) + " " + caption)
     distinct = list(dict.fromkeys(ids))

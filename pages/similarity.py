@@ -9,6 +9,7 @@ from explorer_core.metrics import spearman
 from explorer_core.pooling import POOLING_MODES
 from explorer_core.similarity import cosine_matrix, nearest_neighbours, sentence_list
 from explorer_core.ui import training as ui
+from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import training as viz
@@ -113,7 +114,7 @@ if view == "matrix":
         text_format=".2f" if len(texts) <= 12 else None, height=max(460, 34 * len(texts) + 220),
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed")
-    st.plotly_chart(fig, key="sim.matrix_chart")
+    show_chart(fig, "sim.matrix_chart")
     st.caption(t("sim.matrix.caption", n=len(texts), model=caption))
 elif view == "neighbours":
     query = st.text_input(t("sim.query"), max_chars=300, **bound("sim.query", DEFAULTS)).strip()
@@ -127,7 +128,7 @@ elif view == "neighbours":
         [texts[i] for i, _ in best], [c for _, c in best], title=t("sim.nn.title"),
         x_title=t("sim.axis.cosine"), y_title=t("sim.axis.sentence"),
     )  # fmt: skip
-    st.plotly_chart(fig, key="sim.nn_chart")
+    show_chart(fig, "sim.nn_chart")
     st.caption(t("sim.nn.caption", k=len(best), model=caption))
 else:
     session = st.session_state.get(ui.PARTS_KEY)
@@ -151,7 +152,7 @@ else:
         x_title=t("sim.axis.gold"), y_title=t("sim.axis.predicted"),
         error_title=t("sim.axis.error"),
     )  # fmt: skip
-    st.plotly_chart(fig, key="sim.scatter_chart")
+    show_chart(fig, "sim.scatter_chart")
     st.caption(t("sim.scatter.caption", n=len(frame), model=caption))
     st.subheader(t("sim.worst.head"))
     worst = frame.reindex(frame["error"].abs().sort_values(ascending=False).index).head(10)

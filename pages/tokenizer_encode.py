@@ -7,6 +7,7 @@ import streamlit as st
 
 from explorer_core.pretrained import PretrainedUnavailable
 from explorer_core.ui import tokens as cache
+from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import tokens as viz
@@ -121,6 +122,6 @@ if st.toggle(t("tok.encode.compare"), **bound("tok.encode.compare", DEFAULTS)):
             "per_other_char": t("tok.encode.col.per_other"),
         },
     )
-    st.plotly_chart(figure, key="tok.encode.chart")
+    show_chart(figure, "tok.encode.chart")
     st.caption(t("tok.encode.chart.caption", vocab=cache.DEFAULT_VOCAB))
 share_link(LINKED, link, DEFAULTS)

@@ -8,6 +8,7 @@ from explorer_core.datasets import builtin_corpus
 from explorer_core.tokenization import ALGORITHMS
 from explorer_core.tokenization.base import VocabTooSmall
 from explorer_core.ui import tokenizer as lab
+from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import (
     SHARED_TOKENIZER,
@@ -164,7 +165,7 @@ def replay(playing: bool) -> None:
         frame, k, labels, title=t("tok.train.curve.title"), x_title=t("tok.train.curve.x"),
         y_title=t("tok.train.curve.y"),
     )  # fmt: skip
-    st.plotly_chart(figure, key="tok.train.curve")
+    show_chart(figure, "tok.train.curve")
     st.caption(t("tok.train.curve.caption"))
     st.subheader(t("tok.train.merges"))
     show_all = st.toggle(t("tok.train.merges.all"), key="tok.train.all")

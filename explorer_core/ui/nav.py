@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+LESSON_FILE = "pages/lesson.py"  # the guided lesson that presentation mode offers
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class PageSpec:
 
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("app.section.start", "pages/home.py", "home.nav", ":material/home:", ""),
+    PageSpec("app.section.start", LESSON_FILE, "lesson.nav", ":material/school:", "lesson"),
     PageSpec(
         "app.section.tokenize",
         "pages/tokenizer_train.py",

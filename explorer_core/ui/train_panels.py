@@ -18,6 +18,7 @@ from explorer_core.text_inputs import BertVocab
 from explorer_core.tokenization import Tokenizer
 from explorer_core.train_setup import SharedModel, split_scores
 from explorer_core.ui import training as ui
+from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
 from explorer_core.viz import training as viz
@@ -104,10 +105,10 @@ def progress_panel(parts: Parts, data_key: str) -> None:
     x_title = t("train.axis.step")
     losses = viz.loss_frame(records)
     if not losses.empty:
-        st.plotly_chart(
+        show_chart(
             viz.loss_figure(losses, names, title=t("train.loss.title"), x_title=x_title,
                             y_title=t("train.axis.loss")),
-            key="train.loss_chart",
+            "train.loss_chart",
         )  # fmt: skip
         st.caption(t("train.loss.caption"))
     evals = viz.eval_frame(records)
@@ -119,7 +120,7 @@ def progress_panel(parts: Parts, data_key: str) -> None:
             x_title=x_title, y_title=t("train.axis.spearman"), model_name=t("train.eval.model"),
             baseline_name=t("train.eval.baseline"),
         )  # fmt: skip
-        st.plotly_chart(fig, key="train.eval_chart")
+        show_chart(fig, "train.eval_chart")
         st.caption(t("train.eval.caption"))
     if status.state != "running" and st.session_state.get(ui.PUBLISHED_KEY) != id(run):
         st.rerun(scope="app")  # the run just ended: redraw the whole page with the result

@@ -19,6 +19,7 @@ EN = {
     "sim.nav": "Similarity",
     "home.title": "Embedding Explorer",
     "home.nav": "Overview",
+    "lesson.nav": "Guided lesson",
     "home.intro": (
         "How does a sentence become a vector? Follow one piece of text through every step of a "
         "BERT-style model. Every number in this app is computed live by code you can read."
@@ -61,6 +62,7 @@ ZH = {
     "sim.nav": "相似度",
     "home.title": "嵌入探索器 Embedding Explorer",
     "home.nav": "总览",
+    "lesson.nav": "导学课程",
     "home.intro": (
         "一句话是怎样变成向量的？跟随一段文本走过 BERT 类模型的每一步。"
         "本应用中的每个数字都由你可以阅读的代码实时计算。"

@@ -1,0 +1,129 @@
+"""Every chart and number as a file: the one way pages draw charts and offer downloads.
+
+Charts: `show_chart` draws a plotly figure whose camera button (top right of the chart) saves it as
+PNG or SVG, rendered by plotly.js in the browser (no server-side renderer). The sidebar's
+"Chart downloads" switch picks the format for every chart. In presentation mode charts get larger
+type and more height.
+
+Numbers: `download_*` put a table (CSV), any tensor or record (JSON) or a set of vectors (the
+TensorFlow Embedding Projector's TSV pair, zipped) behind a download button. The bytes are built
+only when the button is clicked (a callable), so a page pays nothing for buttons nobody presses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from explorer_core import export
+from explorer_core.ui.i18n import t
+
+IMAGE_FORMATS = ("png", "svg")
+FORMAT_KEY = "app.image_format"
+PRESENT_KEY = "present"  # set by explorer_core.ui.present
+PRESENT_FONT = 20  # px: readable from the back of a lecture hall at 1280x720
+PRESENT_GROWTH = 1.25  # charts get this much taller in presentation mode
+
+
+def image_format_switch() -> None:
+    """The PNG / SVG choice for every chart's download (camera) button."""
+    st.session_state.setdefault(FORMAT_KEY, "png")
+    st.segmented_control(
+        t("export.format"), IMAGE_FORMATS, key=FORMAT_KEY, format_func=str.upper,
+        help=t("export.format.help"), required=True,
+    )  # fmt: skip
+
+
+def image_format() -> str:
+    value = st.session_state.get(FORMAT_KEY, "png")
+    return value if value in IMAGE_FORMATS else "png"
+
+
+def chart_config(key: str, image: str) -> dict[str, Any]:
+    """plotly.js settings: the camera button saves `image` (png/svg) named after the chart key.
+
+    >>> chart_config("attn.chart.head", "svg")["toImageButtonOptions"]
+    {'format': 'svg', 'filename': 'attn.chart.head', 'scale': 2}
+    """
+    return {
+        "displaylogo": False,
+        "displayModeBar": True,  # always shown: the download button is there to be found
+        "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+        "toImageButtonOptions": {"format": image, "filename": export.file_stem(key), "scale": 2},
+    }
+
+
+def presented(fig: go.Figure) -> go.Figure:
+    """A copy of `fig` with projector-sized type and a taller plot area."""
+    big = go.Figure(fig)
+    height = big.layout.height
+    big.update_layout(font=dict(size=PRESENT_FONT), title_font_size=PRESENT_FONT + 4)
+    if height:
+        big.update_layout(height=int(height * PRESENT_GROWTH))
+    return big
+
+
+def show_chart(fig: go.Figure, key: str, container: Any = None) -> None:
+    """Draw `fig` (in `container`, e.g. a column; default the page) with PNG/SVG download."""
+    where = container if container is not None else st
+    if st.session_state.get(PRESENT_KEY):
+        fig = presented(fig)
+    where.plotly_chart(fig, key=key, config=chart_config(key, image_format()))
+
+
+def download(
+    label: str,
+    data: bytes | str | Callable[[], bytes | str],
+    file_name: str,
+    mime: str,
+    key: str,
+    container: Any = None,
+    help: str | None = None,  # noqa: A002 - Streamlit's own name
+) -> None:
+    """A download button that does not rerun the page when clicked."""
+    where = container if container is not None else st
+    where.download_button(
+        label, data, file_name=file_name, mime=mime, key=key, help=help,
+        on_click="ignore", icon=":material/download:",
+    )  # fmt: skip
+
+
+def download_csv(
+    frame: pd.DataFrame | Callable[[], pd.DataFrame], stem: str, key: str, container: Any = None,
+    label: str | None = None, index: bool = False,
+) -> None:  # fmt: skip
+    """A table as `<stem>.csv` (UTF-8 with BOM, opens right in spreadsheet programs)."""
+    build = frame if callable(frame) else (lambda: frame)
+    download(
+        label or t("export.csv"), lambda: export.frame_csv(build(), index=index),
+        f"{export.file_stem(stem)}.csv", "text/csv", key, container,
+    )  # fmt: skip
+
+
+def download_json(
+    value: Any, stem: str, key: str, container: Any = None, label: str | None = None
+) -> None:
+    """Any record, tensor or list as `<stem>.json`; pass a callable to build it on click."""
+    build = value if callable(value) else (lambda: value)
+    download(
+        label or t("export.json"), lambda: export.json_bytes(build()),
+        f"{export.file_stem(stem)}.json", "application/json", key, container,
+    )  # fmt: skip
+
+
+def download_projector(
+    vectors: Any, metadata: pd.DataFrame | Callable[[], pd.DataFrame], stem: str, key: str,
+    container: Any = None,
+) -> None:  # fmt: skip
+    """Vectors + labels as the Embedding Projector's vectors.tsv and metadata.tsv, in one zip."""
+    get_vectors = vectors if callable(vectors) else (lambda: vectors)
+    get_meta = metadata if callable(metadata) else (lambda: metadata)
+    stem = export.file_stem(stem)
+    download(
+        t("export.projector"), lambda: export.projector_zip(get_vectors(), get_meta(), stem),
+        f"{stem}-projector.zip", "application/zip", key, container, help=t("export.projector.help"),
+    )  # fmt: skip
