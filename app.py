@@ -29,7 +29,7 @@ if presenting:  # one row of shell controls above the page; the sidebar is style
     present.apply_style()
     lang_col, toggle_col, lesson_col = st.columns([3, 2, 2], vertical_alignment="center")
     with lang_col:
-        language_switch()
+        language_switch(label_visibility="collapsed")
     with toggle_col:
         present.presentation_toggle()
 else:

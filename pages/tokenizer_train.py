@@ -180,5 +180,7 @@ if viz.is_replayable(tokenizer):
 else:
     show_probe(None, t("tok.train.final"))
     st.subheader(t("tok.train.trace"))
-    st.dataframe(viz.trace_frame(trace), hide_index=True, height=360)
+    trace_table = viz.trace_frame(trace)
+    names = {c: t(f"tok.trace.col.{c}") for c in trace_table.columns}
+    st.dataframe(trace_table.rename(columns=names), hide_index=True, height=360)
     st.caption(t("tok.train.trace.caption", algo=algo_name, steps=len(trace)))

@@ -48,7 +48,7 @@ def pick_language(query_value: str | None, browser_locale: str | None) -> str:
     return prefix if prefix in LANGUAGES else DEFAULT_LANGUAGE
 
 
-def language_switch() -> None:
+def language_switch(label_visibility: str = "visible") -> None:
     """The 中文 / English switch, kept in the URL as `?lang=zh|en` so a link reopens in it.
 
     A new session starts in the language of `?lang=`, else the browser's, else English.
@@ -58,7 +58,12 @@ def language_switch() -> None:
     if LANG_KEY not in st.session_state:
         st.session_state[LANG_KEY] = pick_language(st.query_params.get(LANG_KEY), st.context.locale)
     st.segmented_control(
-        t("app.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=LANG_KEY, required=True
+        t("app.language"),
+        list(LANGUAGES),
+        format_func=LANGUAGES.get,
+        key=LANG_KEY,
+        required=True,
+        label_visibility=label_visibility,
     )
     if st.query_params.get(LANG_KEY) != current_language():
         st.query_params[LANG_KEY] = current_language()

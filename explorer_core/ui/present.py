@@ -16,15 +16,16 @@ URL_ON = "1"
 ROOT_FONT_PX = 20  # Streamlit sizes text in rem: a larger root enlarges every word on the page
 
 # subtle: Streamlit has no public switch to hide the sidebar or its toolbar, so this styles them
-# away by their test ids (stable across 1.4x-1.6x releases); the nav itself moves to the top bar.
+# away by their test ids (stable across 1.4x-1.6x releases). The toolbar stays: with the
+# navigation at the top, Streamlit draws the page menu (stTopNav) inside it.
 PRESENT_CSS = f"""
 <style>
 html {{ font-size: {ROOT_FONT_PX}px; }}
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
-[data-testid="stExpandSidebarButton"], [data-testid="stToolbar"],
+[data-testid="stExpandSidebarButton"], [data-testid="stToolbarActions"],
 [data-testid="stMainMenu"], [data-testid="stAppDeployButton"],
 [data-testid="stDecoration"], [data-testid="stStatusWidget"] {{ display: none !important; }}
-[data-testid="stMainBlockContainer"] {{ padding-top: 3.5rem; max-width: 100%; }}
+[data-testid="stMainBlockContainer"] {{ padding-top: 4rem; max-width: 100%; }}
 </style>
 """
 
