@@ -112,7 +112,7 @@ def test_a_trained_tokenizer_is_shown_in_chinese(algo):
     from explorer_core.tokenization import new_tokenizer
 
     tokenizer = new_tokenizer(algo)
-    trace = tokenizer.train(builtin_corpus("mixed")[:4000], 300)
+    trace = tokenizer.train(builtin_corpus("mixed")[:4000], 600)
     result = (tokenizer, trace, algo, "内置语料")
     at = app_test("pages/tokenizer_train.py", state={"lang": "zh", "tok.train.result": result})
     assert not at.exception, [e.message for e in at.exception]
