@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "artifacts" / "screenshots"
 PLOT = '[data-testid="stPlotlyChart"]'  # one plotly chart
+LANGUAGE_SWITCH = ".st-key-lang"  # Streamlit marks a keyed widget's box with st-key-<key>
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -121,11 +122,10 @@ class BrowserSession:
         """Wait until the script has run to the end (and `wait_text`, if given, is shown)."""
         if wait_text:
             self.page.get_by_text(wait_text).first.wait_for(timeout=timeout)
-        # subtle: before app.py's first run the frontend shows a bare page; the sidebar's language
-        # control proves the shell ran, then "notRunning" says the page script finished.
-        self.page.locator('[data-testid="stSidebar"] [data-testid="stButtonGroup"]').first.wait_for(
-            timeout=timeout
-        )
+        # subtle: before app.py's first run the frontend shows a bare page; the language control
+        # (in the sidebar, or above the page in presentation mode) proves the shell ran, then
+        # "notRunning" says the page script finished.
+        self.page.locator(f"{LANGUAGE_SWITCH} button").first.wait_for(timeout=timeout)
         self.page.wait_for_timeout(300)
         self.page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(
             timeout=timeout

@@ -20,6 +20,7 @@ CATEGORICAL = (  # Okabe-Ito, safe for the common colour-vision deficiencies
     "#000000",
 )
 FONT = dict(size=14)
+TITLE_TOP = 30  # px kept free above each chart's title for plotly's button bar
 
 
 def heatmap(
@@ -68,12 +69,14 @@ def style(
 ) -> go.Figure:
     """Apply the house style: a title, both axis titles, readable fonts, compact margins."""
     fig.update_layout(
-        title=dict(text=title),
+        # subtle: the download/zoom bar is always shown at the chart's top right; the title sits
+        # in the strip below it, so a long title is never drawn under the buttons.
+        title=dict(text=title, yref="container", y=1.0, yanchor="top", pad=dict(t=TITLE_TOP)),
         xaxis_title=x_title,
         yaxis_title=y_title,
         font=FONT,
         height=height,
-        margin=dict(l=60, r=20, t=60, b=60),
+        margin=dict(l=60, r=20, t=TITLE_TOP + 50, b=60),
         template="plotly_white",
     )
     return fig

@@ -113,7 +113,7 @@ def _pca_points(
         name=name,
         text=part["token"],
         textposition="top center",
-        textfont=dict(size=13 if in_sentence else 11),
+        textfont=dict(size=15 if in_sentence else 12),  # 12 px: still legible on a projector
         customdata=np.stack([part["id"], part["cosine"]], axis=1) if len(part) else None,
         marker=dict(
             size=12 if in_sentence else 9,

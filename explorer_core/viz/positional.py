@@ -139,7 +139,9 @@ def spectrum_figure(
     )
     fig.add_trace(_level_line(len(theta), trained_length, line_label))
     fig.update_layout(legend=dict(orientation="h", y=-0.25))
-    fig.update_yaxes(type="log")
+    # subtle: plotly labels a log axis's minor ticks (2, 5) in 9 px type, unreadable on a
+    # projector; dtick=1 labels only the powers of ten, in the chart's own font.
+    fig.update_yaxes(type="log", dtick=1)
     return style(fig, title=title, x_title=x_title, y_title=y_title, height=400)
 
 

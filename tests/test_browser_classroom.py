@@ -1,0 +1,118 @@
+"""Classroom checks in a real browser: presentation mode in Chinese on a 1280x720 projector,
+every control reachable by keyboard, charts legible, and no request that leaves the machine.
+
+Screenshots land in artifacts/screenshots/classroom-*.png; look at them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import PLOT, browser_session
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PROJECTOR = {"width": 1280, "height": 720}
+MIN_CHART_TEXT_PX = 12  # the smallest chart text still readable on a 720-line projector
+FOCUSED_KEY = """() => {
+    const box = document.activeElement && document.activeElement.closest('[class*="st-key-"]');
+    return box ? [...box.classList].find(c => c.startsWith('st-key-')) : null;
+}"""
+KEYED = '[class*="st-key-"]'
+CONTROL = 'input:not([disabled]), textarea, button:not([disabled]), [role="slider"]'
+INTERACTIVE_KEYS = f"""() => [...document.querySelectorAll('[data-testid="stMain"] {KEYED}')]
+    .filter(box => box.offsetParent !== null && box.querySelector('{CONTROL}'))
+    .map(box => [...box.classList].find(c => c.startsWith('st-key-')))"""
+CHART_TEXT_SIZES = f"""() => [...document.querySelectorAll('{PLOT} .main-svg text')]
+    .filter(e => e.textContent.trim() && e.getBoundingClientRect().width > 0)
+    .map(e => [e.textContent.slice(0, 30), parseFloat(getComputedStyle(e).fontSize)])"""
+
+
+def wait_for_charts(browser, count: int) -> None:  # noqa: ANN001 - a BrowserSession
+    browser.page.wait_for_function(
+        f"document.querySelectorAll('{PLOT} .main-svg').length >= {count}", timeout=60_000
+    )
+
+
+def test_presentation_mode_in_chinese_fits_a_projector(app_url):
+    with browser_session(app_url, **PROJECTOR) as browser:
+        browser.open("attention", "present=1&lang=zh&attn.view=head", wait_text="注意力")
+        page = browser.page
+        assert not page.locator('[data-testid="stSidebar"]').is_visible()
+        assert not page.locator('[data-testid="stMainMenu"]').is_visible()
+        nav = page.locator('[data-testid="stTopNav"]')
+        assert nav.is_visible() and "分词" in nav.inner_text()  # the lessons, in Chinese
+        root_px = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
+        assert root_px == "20px"
+        browser.screenshot("classroom-present-zh-attention")
+        wait_for_charts(browser, 2)
+        titles = page.evaluate(
+            f"() => [...document.querySelectorAll('{PLOT} .gtitle')]"
+            ".map(e => parseFloat(getComputedStyle(e).fontSize))"
+        )
+        assert titles and min(titles) >= 24, titles  # chart titles grow with the page
+        browser.shoot(page.locator(PLOT).first, "classroom-present-zh-attention-chart")
+        assert "present=1" in page.url and "lang=zh" in page.url
+        browser.open("", "present=1&lang=zh", wait_text="完整流程")
+        browser.screenshot("classroom-present-zh-home")
+        assert browser.exceptions() == []
+        assert browser.foreign_requests() == []
+
+
+def test_leaving_presentation_mode_by_keyboard(app_url):
+    with browser_session(app_url, **PROJECTOR) as browser:
+        browser.open("", "present=1", wait_text="Embedding Explorer")
+        toggle = browser.page.locator(".st-key-present input")
+        toggle.focus()
+        browser.page.keyboard.press("Space")
+        browser.page.locator('[data-testid="stSidebar"]').wait_for(state="visible")
+        browser.wait_idle()
+        assert "present=1" not in browser.page.url
+        assert browser.exceptions() == []
+
+
+@pytest.mark.parametrize(
+    ("url_path", "query", "charts"),
+    [("attention", "attn.view=head", 3), ("position-encodings", "", 2), ("bert-inputs", "", 2)],
+)
+def test_every_control_is_reachable_by_keyboard(app_url, url_path, query, charts):
+    """Tab from the top of the page reaches every widget and every chart's download button."""
+    with browser_session(app_url, **PROJECTOR) as browser:
+        browser.open(url_path, query)
+        wait_for_charts(browser, charts)
+        wanted = set(browser.page.evaluate(INTERACTIVE_KEYS))
+        assert len(wanted) >= 4, wanted
+        reached: set[str] = set()
+        for _ in range(400):
+            browser.page.keyboard.press("Tab")
+            key = browser.page.evaluate(FOCUSED_KEY)
+            if key:
+                reached.add(key)
+            if wanted <= reached:
+                break
+        assert wanted <= reached, sorted(wanted - reached)
+        assert browser.exceptions() == []
+
+
+@pytest.mark.parametrize(
+    ("url_path", "query", "charts"),
+    [("attention", "attn.view=head", 3), ("attention", "attn.view=overview", 1),
+     ("position-encodings", "", 2), ("token-embeddings", "", 2), ("bert-inputs", "", 2),
+     ("similarity", "", 1)],
+)  # fmt: skip
+def test_charts_are_legible_at_1280x720(app_url, url_path, query, charts):
+    with browser_session(app_url, **PROJECTOR) as browser:
+        browser.open(url_path, query)
+        wait_for_charts(browser, charts)
+        browser.page.wait_for_timeout(500)
+        sizes = browser.page.evaluate(CHART_TEXT_SIZES)
+        assert sizes, "the charts have text"
+        small = [(text, px) for text, px in sizes if px < MIN_CHART_TEXT_PX]
+        assert not small, small
+        widths = browser.page.evaluate(
+            f"() => [...document.querySelectorAll('{PLOT}')]"
+            ".map(e => e.getBoundingClientRect().width)"
+        )
+        assert min(widths) >= 380, widths  # two charts side by side still get room
+        download = browser.page.locator(f"{PLOT} [data-title^='Download plot']")
+        assert download.count() >= charts  # every chart offers its picture
