@@ -76,3 +76,38 @@ def test_navigation_titles_exist_and_paths_are_unique():
         assert page.section in CATALOGUE["en"], page.section
         assert page.icon.startswith(":material/")
     assert [p.url_path for p in PAGES].count("") == 1, "exactly one page (home) lives at /"
+
+
+# Terms a Chinese-speaking learner meets in both languages where they are first taught.
+BILINGUAL_TERMS = {
+    ("词元", "token"): "home.stage.tokens.body",
+    ("嵌入", "embedding"): "home.stage.vectors.body",
+    ("位置编码", "positional encoding"): "home.stage.positions.body",
+    ("注意力", "attention"): "home.stage.attention.body",
+    ("池化", "pooling"): "home.stage.sentence.body",
+    ("掩码", "mask"): "inputs.mlm.head",
+}
+
+
+def test_technical_terms_are_given_in_both_languages_on_first_use():
+    for (chinese, english), key in BILINGUAL_TERMS.items():
+        text = CATALOGUE["zh"][key]
+        assert chinese in text and english in text.lower(), (key, text)
+
+
+def test_every_chart_goes_through_show_chart():
+    """show_chart adds the PNG/SVG download and the projector sizing; a bare st.plotly_chart
+    would silently miss both."""
+    drawing = [
+        ROOT / "app.py",
+        *(ROOT / "pages").glob("*.py"),
+        *(ROOT / "explorer_core").rglob("*.py"),
+    ]
+    bare = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in drawing
+        if path != ROOT / "explorer_core" / "ui" / "export.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr == "plotly_chart"
+    ]
+    assert not bare, bare
