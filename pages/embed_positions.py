@@ -6,13 +6,14 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core import position_analysis as pa
+from explorer_core.export_tables import grid_frame, series_frame
 from explorer_core.positional import sinusoidal_table
 from explorer_core.ui.embedding import (
     SourceUnavailable,
     clamp_state,
     pretrained_position_table,
 )
-from explorer_core.ui.export import show_chart
+from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import positional as viz
@@ -72,9 +73,11 @@ if scheme == "sinusoidal":
     table = sinusoidal_table(length, dim, base)
     show_chart(
         viz.table_figure(table, trained_length=trained, title=t("emb.pos.sin.title"), **axes),
-        "emb.pos.table", left,
+        "emb.pos.table",
+        left,
     )
     similarity = pa.sinusoidal_similarity(length, dim, base)
+    grid = (table, "position", "dim_")
     origin = t("emb.pos.origin.formula")
 elif scheme == "learned":
     try:
@@ -86,6 +89,7 @@ elif scheme == "learned":
         viz.table_figure(table, title=t("emb.pos.learned.title"), **axes), "emb.pos.table", left
     )
     similarity = pa.position_similarity(table, normalise=True)
+    grid = (table, "position", "dim_")
     origin = t("emb.pos.origin.pretrained")
 elif scheme == "relative":
     shown = min(length, RELATIVE_SHOWN)  # a thin band on 512 positions: zoom on the start
@@ -98,9 +102,11 @@ elif scheme == "relative":
             value_title=t("emb.pos.axis.distance"),
             **pair_axes,
         ),
-        "emb.pos.table", left,
+        "emb.pos.table",
+        left,
     )
     similarity = pa.relative_bias_matrix(shown, clip, dim, seed=0)
+    grid = (distance, "query", "key_")
     origin = t("emb.pos.origin.fresh")
 else:
     table = pa.rope_cos_table(length, dim, base)
@@ -113,9 +119,11 @@ else:
             y_title=t("emb.pos.axis.pos"),
             value_title="cos(m·θᵢ)",
         ),
-        "emb.pos.table", left,
+        "emb.pos.table",
+        left,
     )
     similarity = pa.rope_score_matrix(length, dim, base)
+    grid = (table, "position", "pair_")
     origin = t("emb.pos.origin.formula")
 show_chart(
     viz.square_figure(
@@ -124,8 +132,15 @@ show_chart(
         value_title=t("emb.pos.axis.bias" if scheme == "relative" else "emb.pos.axis.cosine"),
         **pair_axes,
     ),
-    "emb.pos.similarity", right,
+    "emb.pos.similarity",
+    right,
 )
+row = st.container(horizontal=True)
+download_csv(lambda: grid_frame(*grid), f"positions-{scheme}", "emb.pos.dl.table", row,
+             label=t("emb.pos.dl.table"), index=True)  # fmt: skip
+sim_grid = (similarity, "query", "key_")
+download_csv(lambda: grid_frame(*sim_grid), f"similarity-{scheme}", "emb.pos.dl.similarity", row,
+             label=t("emb.pos.dl.similarity"), index=True)  # fmt: skip
 st.caption(
     t(f"emb.pos.caption.{scheme}", length=length, dim=dim, base=int(base), clip=clip) + " " + origin
 )
@@ -136,6 +151,7 @@ if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
     clamp_state("emb.pos.pair", 0, dim // 2 - 1)
     pair = st.slider(t("emb.pos.pair"), 0, dim // 2 - 1, key="emb.pos.pair")
     path = pa.rope_pair_path(pair, dim, base, min(length, 64))
+    spectrum, decay = pa.rope_spectrum(dim, base), pa.rope_offset_curve(dim, base, length)
     r1, r2 = st.columns(2)
     show_chart(
         viz.rotation_figure(
@@ -145,11 +161,12 @@ if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
             y_title=t("emb.pos.axis.y", b=pair + dim // 2),
             value_title=t("emb.pos.axis.pos"),
         ),
-        "emb.pos.rotation", r1,
+        "emb.pos.rotation",
+        r1,
     )
     show_chart(
         viz.spectrum_figure(
-            pa.rope_spectrum(dim, base),
+            spectrum,
             trained,
             title=t("emb.pos.spec.title"),
             x_title=t("emb.pos.axis.pair"),
@@ -157,12 +174,18 @@ if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
             value_title="log₁₀ θ",
             line_label=t("emb.pos.trained_line", n=trained),
         ),
-        "emb.pos.spectrum", r2,
+        "emb.pos.spectrum",
+        r2,
     )
+    row = st.container(horizontal=True)
+    download_csv(series_frame(path), f"rope-pair-{pair}", "emb.pos.dl.rotation", row,
+                 label=t("emb.pos.dl.rotation"))  # fmt: skip
+    download_csv(series_frame(spectrum), "rope-spectrum", "emb.pos.dl.spectrum", row,
+                 label=t("emb.pos.dl.spectrum"))  # fmt: skip
     st.caption(t("emb.pos.rot.caption", pair=pair, dim=dim))
     show_chart(
         viz.offset_figure(
-            pa.rope_offset_curve(dim, base, length),
+            decay,
             trained,
             title=t("emb.pos.decay.title"),
             x_title=t("emb.pos.axis.offset"),
@@ -173,6 +196,8 @@ if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
         ),
         "emb.pos.decay",
     )
+    download_csv(series_frame(decay), "rope-decay", "emb.pos.dl.decay",
+                 label=t("emb.pos.dl.decay"))  # fmt: skip
     st.caption(t("emb.pos.decay.caption", dim=dim, base=int(base)))
 
 # Beyond the trained length
