@@ -33,7 +33,7 @@ DEFAULTS = {
 init(DEFAULTS)
 url_synced("emb.pos.scheme", SCHEMES)  # translated labels: kept in the URL as codes
 LINKED = ("emb.pos.length", "emb.pos.dim", "emb.pos.base", "emb.pos.clip", "emb.pos.trained",
-          "emb.pos.scheme", "emb.pos.rope")  # fmt: skip
+          "emb.pos.scheme", "emb.pos.rope", "emb.pos.pair")  # fmt: skip
 
 st.title(t("emb.pos.title"))
 st.markdown(t("emb.pos.intro"))
@@ -149,7 +149,8 @@ st.caption(
 st.subheader(t("emb.pos.rope.head"))
 if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
     clamp_state("emb.pos.pair", 0, dim // 2 - 1)
-    pair = st.slider(t("emb.pos.pair"), 0, dim // 2 - 1, key="emb.pos.pair")
+    pair_default = {"emb.pos.pair": min(DEFAULTS["emb.pos.pair"], dim // 2 - 1)}  # in range
+    pair = st.slider(t("emb.pos.pair"), 0, dim // 2 - 1, **bound("emb.pos.pair", pair_default))
     path = pa.rope_pair_path(pair, dim, base, min(length, 64))
     spectrum, decay = pa.rope_spectrum(dim, base), pa.rope_offset_curve(dim, base, length)
     r1, r2 = st.columns(2)
