@@ -158,6 +158,11 @@ def similarity_frame(matrix: Any, sentences: Sequence[str]) -> pd.DataFrame:
     return frame
 
 
+def sentence_metadata(sentences: Sequence[str], model: str) -> pd.DataFrame:
+    """Projector metadata of sentence vectors: the sentence and the model that encoded it."""
+    return pd.DataFrame({"sentence": list(sentences), "model": [model] * len(sentences)})
+
+
 def neighbours_table(
     query: str, texts: Sequence[str], best: Sequence[tuple[int, float]]
 ) -> pd.DataFrame:
@@ -183,4 +188,13 @@ def training_log(records: Sequence[Record]) -> dict[str, pd.DataFrame]:
     return {
         "loss": pd.DataFrame(steps, columns=step_cols),
         "eval": pd.DataFrame(evals, columns=eval_cols),
+    }
+
+
+def training_log_record(records: Sequence[Record]) -> dict[str, list[dict[str, Any]]]:
+    """The same log for JSON: {"loss": [one dict per step], "eval": [one per evaluation]};
+    loss parts an objective does not have are null."""
+    return {
+        "loss": [asdict(r) for r in records if isinstance(r, TrainStep)],
+        "eval": [asdict(r) for r in records if isinstance(r, EvalRecord)],
     }

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer_core import export_tables as tables
 from explorer_core.metrics import spearman
 from explorer_core.pooling import POOLING_MODES
 from explorer_core.similarity import cosine_matrix, nearest_neighbours, sentence_list
 from explorer_core.ui import training as ui
-from explorer_core.ui.export import show_chart
+from explorer_core.ui.export import download_csv, download_projector, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import training as viz
@@ -96,7 +97,7 @@ if st.session_state["sim.model"] not in encoders:
 kind = st.segmented_control(
     t("sim.model"), tuple(encoders), key="sim.model", format_func=lambda k: t(f"sim.model.{k}")
 ) or next(iter(encoders))  # fmt: skip
-caption = encoders[kind][2]
+caption, model_name = encoders[kind][2], t(f"sim.model.{kind}")
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 
 if view in ("matrix", "neighbours"):
@@ -106,6 +107,7 @@ if view in ("matrix", "neighbours"):
         st.stop()
     rows = vectors(kind, texts)
     labels = [f"{i + 1}. {s if len(s) <= 28 else s[:26] + '…'}" for i, s in enumerate(texts)]
+    meta = tables.sentence_metadata(texts, model_name)
 if view == "matrix":
     fig = heatmap(
         cosine_matrix(rows), x=labels, y=labels, diverging=True, zmin=-1.0, zmax=1.0,
@@ -115,6 +117,10 @@ if view == "matrix":
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed")
     show_chart(fig, "sim.matrix_chart")
+    row = st.container(horizontal=True)
+    download_csv(lambda: tables.similarity_frame(cosine_matrix(rows), texts), "similarity-matrix",
+                 "sim.dl.matrix", row, label=t("sim.dl.matrix"))  # fmt: skip
+    download_projector(rows, meta, f"sentences-{kind}", "sim.dl.projector", row)
     st.caption(t("sim.matrix.caption", n=len(texts), model=caption))
 elif view == "neighbours":
     query = st.text_input(t("sim.query"), max_chars=300, **bound("sim.query", DEFAULTS)).strip()
@@ -129,6 +135,10 @@ elif view == "neighbours":
         x_title=t("sim.axis.cosine"), y_title=t("sim.axis.sentence"),
     )  # fmt: skip
     show_chart(fig, "sim.nn_chart")
+    row = st.container(horizontal=True)
+    download_csv(lambda: tables.neighbours_table(query, texts, best), "neighbours",
+                 "sim.dl.neighbours", row, label=t("sim.dl.neighbours"))  # fmt: skip
+    download_projector(rows, meta, f"sentences-{kind}", "sim.dl.projector", row)
     st.caption(t("sim.nn.caption", k=len(best), model=caption))
 else:
     session = st.session_state.get(ui.PARTS_KEY)
@@ -153,6 +163,7 @@ else:
         error_title=t("sim.axis.error"),
     )  # fmt: skip
     show_chart(fig, "sim.scatter_chart")
+    download_csv(frame, f"pairs-{split}-{kind}", "sim.dl.pairs", label=t("sim.dl.pairs"))
     st.caption(t("sim.scatter.caption", n=len(frame), model=caption))
     st.subheader(t("sim.worst.head"))
     worst = frame.reindex(frame["error"].abs().sort_values(ascending=False).index).head(10)

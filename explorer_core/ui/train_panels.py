@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
+from explorer_core import export_tables as tables
 from explorer_core.baselines import fit_baseline
 from explorer_core.metrics import spearman
 from explorer_core.sts_format import SentencePair
@@ -18,7 +19,7 @@ from explorer_core.text_inputs import BertVocab
 from explorer_core.tokenization import Tokenizer
 from explorer_core.train_setup import SharedModel, split_scores
 from explorer_core.ui import training as ui
-from explorer_core.ui.export import show_chart
+from explorer_core.ui.export import download, download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
 from explorer_core.viz import training as viz
@@ -122,8 +123,21 @@ def progress_panel(parts: Parts, data_key: str) -> None:
         )  # fmt: skip
         show_chart(fig, "train.eval_chart")
         st.caption(t("train.eval.caption"))
+    if records:
+        _log_downloads(records)
     if status.state != "running" and st.session_state.get(ui.PUBLISHED_KEY) != id(run):
         st.rerun(scope="app")  # the run just ended: redraw the whole page with the result
+
+
+def _log_downloads(records: Sequence) -> None:
+    """The run's whole log (every step, every evaluation; the charts thin long runs) as files."""
+    row = st.container(horizontal=True)
+    download_csv(lambda: tables.training_log(records)["loss"], "training-loss", "train.dl.loss",
+                 row, label=t("train.dl.loss"))  # fmt: skip
+    download_csv(lambda: tables.training_log(records)["eval"], "training-eval", "train.dl.eval",
+                 row, label=t("train.dl.eval"))  # fmt: skip
+    download_json(lambda: tables.training_log_record(records), "training-log", "train.dl.log",
+                  row, label=t("train.dl.log"))  # fmt: skip
 
 
 def _scores(shared: SharedModel, parts: Parts, data_key: str) -> pd.DataFrame:
@@ -176,8 +190,5 @@ def _model_summary(shared: SharedModel | None, parts: Parts, data_key: str) -> N
     st.dataframe(_scores(shared, parts, data_key).style.format(precision=3, na_rep="—"),
                  hide_index=True)  # fmt: skip
     st.caption(t("train.result.caption"))
-    st.download_button(
-        t("train.download"), data=lambda: ui.zip_bytes(shared), key="train.download",
-        file_name="embedding-explorer-checkpoint.zip", mime="application/zip",
-        on_click="ignore", icon=":material/download:",
-    )  # fmt: skip
+    download(t("train.download"), lambda: ui.zip_bytes(shared), "embedding-explorer-checkpoint.zip",
+             "application/zip", "train.download")  # fmt: skip

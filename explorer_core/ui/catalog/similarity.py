@@ -1,6 +1,9 @@
 """Texts of the Similarity page."""
 
 EN = {
+    "sim.dl.matrix": "Similarity matrix (CSV)",
+    "sim.dl.neighbours": "Neighbours (CSV)",
+    "sim.dl.pairs": "Gold and predicted scores, every pair (CSV)",
     "sim.title": "Sentence similarity",
     "sim.intro": (
         "A sentence-embedding model turns each sentence into one vector by pooling (池化) its "
@@ -84,6 +87,9 @@ EN = {
 }
 
 ZH = {
+    "sim.dl.matrix": "相似度矩阵（CSV）",
+    "sim.dl.neighbours": "近邻（CSV）",
+    "sim.dl.pairs": "每对句子的人工分数和预测分数（CSV）",
     "sim.title": "句子相似度",
     "sim.intro": (
         "句向量模型把最后一层的词元向量池化（pooling）成一个向量；两个向量的余弦值表示两句话有多相似"

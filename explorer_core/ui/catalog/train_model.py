@@ -1,6 +1,9 @@
 """Texts of the Train the model page."""
 
 EN = {
+    "train.dl.loss": "Loss log (CSV)",
+    "train.dl.eval": "Evaluation log (CSV)",
+    "train.dl.log": "Whole log (JSON)",
     "train.title": "Train a sentence-embedding model",
     "train.intro": (
         "Pre-train a small BERT with masked-language modelling (MLM, predict hidden tokens) and "
@@ -133,6 +136,9 @@ EN = {
 }
 
 ZH = {
+    "train.dl.loss": "损失记录（CSV）",
+    "train.dl.eval": "评估记录（CSV）",
+    "train.dl.log": "完整记录（JSON）",
     "train.title": "训练一个句向量模型",
     "train.intro": (
         "先用掩码语言模型（MLM，预测被掩码 mask 的词元）和下一句预测（NSP）预训练一个小型 BERT，"
