@@ -161,6 +161,7 @@ if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
             x_title=t("emb.pos.axis.x", a=pair),
             y_title=t("emb.pos.axis.y", b=pair + dim // 2),
             value_title=t("emb.pos.axis.pos"),
+            angle_title=t("emb.pos.axis.angle"),
         ),
         "emb.pos.rotation",
         r1,

@@ -23,8 +23,8 @@ from explorer_core.viz.common import heatmap
 
 STAGES = ("token", "position", "segment", "sum", "output")
 DEFAULTS = {
-    "emb.sum.a": "The cat sat on the mat.",
-    "emb.sum.b": "It fell asleep in the sun.",
+    "emb.sum.a": t("emb.sum.default_a"),
+    "emb.sum.b": t("emb.sum.default_b"),
     "emb.sum.source": "pretrained",
     "emb.sum.seed": 0,
     "emb.sum.pick": 1,

@@ -21,7 +21,7 @@ from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import embedding as viz
 
 DEFAULTS = {
-    "emb.tokens.text": "The king and the queen walked to the castle.",
+    "emb.tokens.text": t("emb.tokens.default_text"),
     "emb.tokens.source": "pretrained",
     "emb.tokens.dim": 64,
     "emb.tokens.seed": 0,
@@ -135,6 +135,7 @@ if st.toggle(t("emb.tokens.map"), **bound("emb.tokens.map", DEFAULTS)):
             value_title=t("emb.tokens.axis.cosine", token=labels[pick]),
             sentence_name=t("emb.tokens.map.sentence"),
             neighbour_name=t("emb.tokens.map.neighbour"),
+            id_word=t("emb.tokens.col.id"),
         ),
         "emb.tokens.map_chart",
     )

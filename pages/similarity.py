@@ -17,15 +17,10 @@ from explorer_core.viz import training as viz
 from explorer_core.viz.common import heatmap
 
 VIEWS = ("matrix", "neighbours", "pairs")
-SENTENCES = (
-    "A man is playing a guitar.\nA person plays the guitar.\nA woman is slicing an onion.\n"
-    "Someone is cutting vegetables.\nThe stock market fell sharply today.\n一个男人在弹吉他。\n"
-    "有人在切菜。\n今天股市大幅下跌。"
-)
 DEFAULTS = {
-        "sim.a": "A man is playing a guitar.", "sim.b": "A person plays the guitar.",
+        "sim.a": t("sim.default_a"), "sim.b": t("sim.default_b"),
         "sim.pooling": "mean", "sim.view": "matrix", "sim.model": "trained",
-        "sim.list": SENTENCES, "sim.query": "Somebody is playing music.", "sim.k": 5,
+        "sim.list": t("sim.default_list"), "sim.query": t("sim.default_query"), "sim.k": 5,
         "sim.split": "dev",
 }  # fmt: skip
 init(DEFAULTS)

@@ -1,6 +1,15 @@
 """Texts of the Similarity page."""
 
 EN = {
+    # example inputs: the same in both languages, so a link means the same view in either
+    "sim.default_a": "A man is playing a guitar.",
+    "sim.default_b": "A person plays the guitar.",
+    "sim.default_list": (
+        "A man is playing a guitar.\nA person plays the guitar.\nA woman is slicing an onion.\n"
+        "Someone is cutting vegetables.\nThe stock market fell sharply today.\n一个男人在弹吉他。\n"
+        "有人在切菜。\n今天股市大幅下跌。"
+    ),
+    "sim.default_query": "Somebody is playing music.",
     "sim.dl.matrix": "Similarity matrix (CSV)",
     "sim.dl.neighbours": "Neighbours (CSV)",
     "sim.dl.pairs": "Gold and predicted scores, every pair (CSV)",
@@ -87,6 +96,15 @@ EN = {
 }
 
 ZH = {
+    # example inputs: the same in both languages, so a link means the same view in either
+    "sim.default_a": "A man is playing a guitar.",
+    "sim.default_b": "A person plays the guitar.",
+    "sim.default_list": (
+        "A man is playing a guitar.\nA person plays the guitar.\nA woman is slicing an onion.\n"
+        "Someone is cutting vegetables.\nThe stock market fell sharply today.\n一个男人在弹吉他。\n"
+        "有人在切菜。\n今天股市大幅下跌。"
+    ),
+    "sim.default_query": "Somebody is playing music.",
     "sim.dl.matrix": "相似度矩阵（CSV）",
     "sim.dl.neighbours": "近邻（CSV）",
     "sim.dl.pairs": "每对句子的人工分数和预测分数（CSV）",
