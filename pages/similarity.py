@@ -31,8 +31,8 @@ for key, codes in (
     ("sim.split", ("dev", "test")),
 ):
     url_synced(key, codes)  # translated labels: kept in the URL as codes
-LINKED = ("sim.a", "sim.b", "sim.pooling", "sim.view", "sim.model", "sim.query", "sim.k",
-          "sim.split")  # fmt: skip
+LINKED = ("sim.a", "sim.b", "sim.pooling", "sim.view", "sim.model", "sim.list", "sim.query",
+          "sim.k", "sim.split")  # fmt: skip
 for key in ("sim.list", "sim.query", "sim.k"):  # subtle: keep text while its widget is hidden
     st.session_state[key] = st.session_state[key]
 
@@ -96,7 +96,7 @@ caption, model_name = encoders[kind][2], t(f"sim.model.{kind}")
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 
 if view in ("matrix", "neighbours"):
-    texts = sentence_list(st.text_area(t("sim.list"), key="sim.list", height=200))
+    texts = sentence_list(st.text_area(t("sim.list"), height=200, **bound("sim.list", DEFAULTS)))
     if len(texts) < 2:
         st.warning(t("sim.list.short"))
         st.stop()

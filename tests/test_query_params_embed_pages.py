@@ -1,6 +1,6 @@
-"""Links that restore a view on the Embed pages: the token picked on Token embeddings and on
-Embedding sum, and the RoPE pair on Position encodings, come back from the URL (clamped to the
-sentence or the width) and reach the link box."""
+"""Links that restore a view: the token picked on Token embeddings and Embedding sum and the RoPE
+pair on Position encodings (clamped to the sentence or the width), the sentence list of the
+Similarity page and the tokenizer choice of the Train page come back from the URL."""
 
 from __future__ import annotations
 
@@ -52,3 +52,27 @@ def test_rope_pair_opens_from_a_link():
     assert at.slider(key="emb.pos.pair").value == 6
     assert_bound(at, ("emb.pos.pair",))
     assert "emb.pos.pair=6" in link_text(at)
+
+
+def test_similarity_sentence_list_opens_from_a_link():
+    params = {"sim.list": "A cat.\nA dog.\n一只猫。", "sim.view": "matrix", "sim.model": "minilm"}
+    at = open_with("pages/similarity.py", params)
+    assert at.text_area(key="sim.list").value == "A cat.\nA dog.\n一只猫。"
+    assert_bound(at, ("sim.list",))
+    assert "sim.list=A+cat.%0AA+dog." in link_text(at)
+
+
+def test_train_tokenizer_choice_opens_from_a_link():
+    params = {"train.tok": "train", "train.algo": "unigram", "train.vocab_size": "700",
+              "train.edit": "true", "train.max_length": "32"}  # fmt: skip
+    at = open_with("pages/train_model.py", params)
+    assert at.session_state["train.tok"] == "train"
+    assert at.selectbox(key="train.algo").value == "unigram"
+    assert at.selectbox(key="train.algo").format_func("unigram") == "Unigram LM"  # translated
+    assert at.number_input(key="train.vocab_size").value == 700
+    assert at.number_input(key="train.max_length").value == 32
+    assert_bound(at, ("train.vocab_size", "train.max_length"))
+    text = link_text(at)
+    assert "train.algo=unigram" in text and "train.vocab_size=700" in text
+    at.selectbox(key="train.algo").set_value("byte-bpe").run()
+    assert at.query_params["train.algo"] == "byte-bpe"  # the code, not "Byte-level BPE"

@@ -6,7 +6,8 @@ Each panel reads its own widgets (keys "train.*") and draws; the maths lives in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -21,7 +22,13 @@ from explorer_core.train_setup import SharedModel, split_scores
 from explorer_core.ui import training as ui
 from explorer_core.ui.export import download, download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
+from explorer_core.ui.state import (
+    SHARED_MODEL,
+    SHARED_TOKENIZER,
+    SHARED_TOKENIZER_NAME,
+    bound,
+    url_synced,
+)
 from explorer_core.viz import training as viz
 
 TOKENIZER_SOURCES = ("lab", "train", "vocab")
@@ -30,8 +37,16 @@ ZIP_RESULT_KEY = "train.zip_result"  # (file id, error text or "") of the last u
 Parts = dict[str, list[SentencePair]]
 
 
-def tokenizer_panel(algorithms: Sequence[str], text: str, running: bool) -> Tokenizer | None:
-    """The tokenizer the learner chose, or None (with a message saying what is missing)."""
+def tokenizer_panel(
+    algorithms: Sequence[str], text: str, running: bool, defaults: Mapping[str, Any]
+) -> Tokenizer | None:
+    """The tokenizer the learner chose, or None (with a message saying what is missing).
+
+    Source, algorithm and vocabulary size are kept in the URL (`train.tok`, `train.algo`,
+    `train.vocab_size`); `defaults` are the page's defaults.
+    """
+    url_synced("train.tok", TOKENIZER_SOURCES)  # translated labels: kept in the URL as codes
+    url_synced("train.algo", tuple(algorithms))
     kind = st.segmented_control(
         t("train.tok"), TOKENIZER_SOURCES, key="train.tok", disabled=running,
         format_func=lambda s: t(f"train.tok.{s}"),
@@ -46,9 +61,10 @@ def tokenizer_panel(algorithms: Sequence[str], text: str, running: bool) -> Toke
         elif kind == "train":
             left, right = st.columns(2)
             algo = left.selectbox(t("train.tok.algo"), algorithms, key="train.algo",
+                                  format_func=lambda a: t(f"tok.encode.algo.{a}"),
                                   disabled=running)  # fmt: skip
-            size = right.number_input(t("train.tok.size"), 100, 30_000, step=100,
-                                      key="train.vocab_size", disabled=running)  # fmt: skip
+            size = right.number_input(t("train.tok.size"), 100, 30_000, step=100, disabled=running,
+                                      **bound("train.vocab_size", defaults))  # fmt: skip
             tokenizer, name = ui.trained_tokenizer(algo, int(size), text), algo
         else:
             file = st.file_uploader(t("train.tok.file"), type=["txt"], key="train.vocab_file",
