@@ -6,15 +6,12 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core import position_analysis as pa
-from explorer_core.export_tables import grid_frame, series_frame
+from explorer_core.export_tables import grid_frame
 from explorer_core.positional import sinusoidal_table
-from explorer_core.ui.embedding import (
-    SourceUnavailable,
-    clamp_state,
-    pretrained_position_table,
-)
+from explorer_core.ui.embedding import SourceUnavailable, pretrained_position_table
 from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t
+from explorer_core.ui.positions import rope_close_up, scheme_comparison
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import positional as viz
 
@@ -148,59 +145,8 @@ st.caption(
 # RoPE up close: one pair's rotation, the spectrum, the decay with distance
 st.subheader(t("emb.pos.rope.head"))
 if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
-    clamp_state("emb.pos.pair", 0, dim // 2 - 1)
-    pair_default = {"emb.pos.pair": min(DEFAULTS["emb.pos.pair"], dim // 2 - 1)}  # in range
-    pair = st.slider(t("emb.pos.pair"), 0, dim // 2 - 1, **bound("emb.pos.pair", pair_default))
-    path = pa.rope_pair_path(pair, dim, base, min(length, 64))
-    spectrum, decay = pa.rope_spectrum(dim, base), pa.rope_offset_curve(dim, base, length)
-    r1, r2 = st.columns(2)
-    show_chart(
-        viz.rotation_figure(
-            path,
-            title=t("emb.pos.rot.title", pair=pair, theta=float(path["theta"])),
-            x_title=t("emb.pos.axis.x", a=pair),
-            y_title=t("emb.pos.axis.y", b=pair + dim // 2),
-            value_title=t("emb.pos.axis.pos"),
-            angle_title=t("emb.pos.axis.angle"),
-        ),
-        "emb.pos.rotation",
-        r1,
-    )
-    show_chart(
-        viz.spectrum_figure(
-            spectrum,
-            trained,
-            title=t("emb.pos.spec.title"),
-            x_title=t("emb.pos.axis.pair"),
-            y_title=t("emb.pos.axis.wavelength"),
-            value_title="log₁₀ θ",
-            line_label=t("emb.pos.trained_line", n=trained),
-        ),
-        "emb.pos.spectrum",
-        r2,
-    )
-    row = st.container(horizontal=True)
-    download_csv(series_frame(path), f"rope-pair-{pair}", "emb.pos.dl.rotation", row,
-                 label=t("emb.pos.dl.rotation"))  # fmt: skip
-    download_csv(series_frame(spectrum), "rope-spectrum", "emb.pos.dl.spectrum", row,
-                 label=t("emb.pos.dl.spectrum"))  # fmt: skip
-    st.caption(t("emb.pos.rot.caption", pair=pair, dim=dim))
-    show_chart(
-        viz.offset_figure(
-            decay,
-            trained,
-            title=t("emb.pos.decay.title"),
-            x_title=t("emb.pos.axis.offset"),
-            y_title=t("emb.pos.axis.score"),
-            score_name=t("emb.pos.decay.score"),
-            bound_name=t("emb.pos.decay.bound"),
-            line_label=t("emb.pos.trained_line", n=trained),
-        ),
-        "emb.pos.decay",
-    )
-    download_csv(series_frame(decay), "rope-decay", "emb.pos.dl.decay",
-                 label=t("emb.pos.dl.decay"))  # fmt: skip
-    st.caption(t("emb.pos.decay.caption", dim=dim, base=int(base)))
+    rope_close_up(dim=dim, base=base, length=length, trained=trained,
+                  default_pair=DEFAULTS["emb.pos.pair"])  # fmt: skip
 
 # Beyond the trained length
 st.subheader(t("emb.pos.beyond.head", n=trained))
@@ -214,16 +160,5 @@ else:
     b3.metric(t("emb.pos.beyond.learned"), t("emb.pos.beyond.learned_value", n=trained))
 st.markdown(t("emb.pos.beyond.text", n=trained, unseen=unseen, pairs=dim // 2, clip=clip))
 
-st.subheader(t("emb.pos.compare.head"))
-columns = ("how", "strengths", "weaknesses", "used")
-st.dataframe(
-    {
-        t("emb.pos.compare.scheme"): [t(f"emb.pos.compare.{row}") for row in SCHEMES],
-        **{
-            t(f"emb.pos.compare.col.{c}"): [t(f"emb.pos.compare.{row}.{c}") for row in SCHEMES]
-            for c in columns
-        },
-    },
-    hide_index=True,
-)
+scheme_comparison(SCHEMES)
 share_link(LINKED, link, DEFAULTS)
