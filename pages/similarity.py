@@ -10,7 +10,7 @@ from explorer_core.metrics import spearman
 from explorer_core.pooling import POOLING_MODES
 from explorer_core.similarity import cosine_matrix, nearest_neighbours, sentence_list
 from explorer_core.ui import training as ui
-from explorer_core.ui.export import download_csv, download_projector, show_chart
+from explorer_core.ui.export import download_csv, download_json, download_projector, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import training as viz
@@ -74,11 +74,15 @@ col_a, col_b = st.columns(2)
 first = col_a.text_input(t("sim.a"), max_chars=300, **bound("sim.a", DEFAULTS)).strip()
 second = col_b.text_input(t("sim.b"), max_chars=300, **bound("sim.b", DEFAULTS)).strip()
 if first and second:
+    pair_cos = {}  # model -> cosine of the two sentences
     for column, kind in zip(st.columns(len(encoders)), encoders, strict=True):
         u, v = vectors(kind, [first, second])
-        column.metric(t(f"sim.cos.{kind}"), f"{float(u @ v):.3f}")
+        pair_cos[kind] = float(u @ v)
+        column.metric(t(f"sim.cos.{kind}"), f"{pair_cos[kind]:.3f}")
     models = " ".join(caption for _, _, caption in encoders.values())
     st.caption(t("sim.pair.caption", pooling=t(f"sim.pooling.{pooling}"), models=models))
+    record = {"a": first, "b": second, "pooling": pooling, "cosine": pair_cos}
+    download_json(record, "sentence-pair", "sim.dl.pair", label=t("sim.dl.pair"))
 else:
     st.warning(t("sim.empty"))
 

@@ -41,7 +41,11 @@ def test_matrix_and_projector_files_hold_minilms_sentence_vectors(minilm):
     with recording():
         at = app_test(SIM, state={"sim.list": "\n".join(LINES)})
     assert not at.exception
-    assert {"sim.dl.matrix", "sim.dl.projector"} <= set(buttons(at))
+    assert {"sim.dl.pair", "sim.dl.matrix", "sim.dl.projector"} <= set(buttons(at))
+    pair = json.loads(download_bytes(at, "sim.dl.pair"))
+    assert (pair["a"], pair["b"], pair["pooling"]) == (*GUITAR, "mean")
+    assert f"{pair['cosine']['minilm']:.3f}" == at.metric[0].value  # the number on the page
+    np.testing.assert_allclose(pair["cosine"]["minilm"], minilm.cosine(*GUITAR), atol=1e-6)
     matrix = read_csv(download_bytes(at, "sim.dl.matrix"), index_col="sentence")
     assert matrix.index.tolist() == LINES == matrix.columns.tolist()  # Chinese kept, full text
     expected = minilm.embed(LINES)
@@ -111,7 +115,8 @@ def test_train_page_offers_the_whole_log_of_its_run():
         at.button(key="train.start").click().run()
         wait_for_end(at)
     assert not at.exception
-    assert {"train.dl.loss", "train.dl.eval", "train.dl.log", "train.download"} <= set(buttons(at))
+    keys = {"train.dl.loss", "train.dl.eval", "train.dl.log", "train.dl.scores", "train.download"}
+    assert keys <= set(buttons(at))
     records = at.session_state["train.run"].records()
     steps = [r for r in records if isinstance(r, TrainStep)]
     loss = read_csv(download_bytes(at, "train.dl.loss"))
@@ -122,3 +127,7 @@ def test_train_page_offers_the_whole_log_of_its_run():
     evals = read_csv(download_bytes(at, "train.dl.eval"))
     assert len(log["eval"]) == len(evals) == sum(isinstance(r, EvalRecord) for r in records)
     assert [row["mlm_loss"] for row in log["loss"]] == [r.mlm_loss for r in steps]
+    scores = read_csv(download_bytes(at, "train.dl.scores"))
+    assert scores["split"].tolist() == ["dev", "test"]  # codes, whatever the UI language
+    np.testing.assert_allclose(scores.iloc[:, 2:].to_numpy(float),
+                               at.dataframe[-1].value.iloc[:, 2:].to_numpy(float))  # fmt: skip

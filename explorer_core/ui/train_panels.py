@@ -156,13 +156,18 @@ def _log_downloads(records: Sequence) -> None:
                   row, label=t("train.dl.log"))  # fmt: skip
 
 
-def _scores(shared: SharedModel, parts: Parts, data_key: str) -> pd.DataFrame:
+def _raw_scores(shared: SharedModel, parts: Parts, data_key: str) -> pd.DataFrame:
+    """Per split: pairs, the model's Spearman, the baseline's (stable column names, for files)."""
     memo = st.session_state.setdefault(ui.SCORES_KEY, {})
     key = (id(shared.model), data_key)
     if key not in memo:
         memo.clear()  # one model and one data choice at a time
         memo[key] = split_scores(shared.checkpoint, parts)
-    frame = pd.DataFrame(memo[key])
+    return pd.DataFrame(memo[key])
+
+
+def _scores(frame: pd.DataFrame) -> pd.DataFrame:
+    frame = frame.copy()
     frame["split"] = frame["split"].map(lambda s: t(f"sim.split.{s}"))
     return frame.rename(columns={c: t(f"train.result.col.{c}") for c in frame.columns})
 
@@ -203,8 +208,10 @@ def _model_summary(shared: SharedModel | None, parts: Parts, data_key: str) -> N
         st.info(t("train.result.none"))
         return
     st.markdown(t("train.result.label", label=ui.model_label(shared)))
-    st.dataframe(_scores(shared, parts, data_key).style.format(precision=3, na_rep="—"),
-                 hide_index=True)  # fmt: skip
+    raw = _raw_scores(shared, parts, data_key)
+    st.dataframe(_scores(raw).style.format(precision=3, na_rep="—"), hide_index=True)
     st.caption(t("train.result.caption"))
+    row = st.container(horizontal=True)
+    download_csv(raw, "spearman", "train.dl.scores", row, label=t("train.dl.scores"))
     download(t("train.download"), lambda: ui.zip_bytes(shared), "embedding-explorer-checkpoint.zip",
-             "application/zip", "train.download")  # fmt: skip
+             "application/zip", "train.download", row)  # fmt: skip

@@ -10,6 +10,7 @@ EN = {
         "有人在切菜。\n今天股市大幅下跌。"
     ),
     "sim.default_query": "Somebody is playing music.",
+    "sim.dl.pair": "Both sentences and their cosines (JSON)",
     "sim.dl.matrix": "Similarity matrix (CSV)",
     "sim.dl.neighbours": "Neighbours (CSV)",
     "sim.dl.pairs": "Gold and predicted scores, every pair (CSV)",
@@ -105,6 +106,7 @@ ZH = {
         "有人在切菜。\n今天股市大幅下跌。"
     ),
     "sim.default_query": "Somebody is playing music.",
+    "sim.dl.pair": "两个句子及其余弦（JSON）",
     "sim.dl.matrix": "相似度矩阵（CSV）",
     "sim.dl.neighbours": "近邻（CSV）",
     "sim.dl.pairs": "每对句子的人工分数和预测分数（CSV）",
