@@ -1,9 +1,13 @@
 """Texts of the Embedding sum page."""
 
-EN = {
-    # example inputs: the same in both languages, so a link means the same view in either
+# example inputs: the same in both languages, so a link means the same view in either
+EXAMPLES = {
     "emb.sum.default_a": "The cat sat on the mat.",
     "emb.sum.default_b": "It fell asleep in the sun.",
+}
+
+EN = {
+    **EXAMPLES,
     "emb.sum.dl.table": "This table (CSV)",
     "emb.sum.dl.parts": "Every part, every token (JSON)",
     "emb.sum.dl.ln": "LayerNorm steps (CSV)",
@@ -74,9 +78,7 @@ EN = {
 }
 
 ZH = {
-    # example inputs: the same in both languages, so a link means the same view in either
-    "emb.sum.default_a": "The cat sat on the mat.",
-    "emb.sum.default_b": "It fell asleep in the sun.",
+    **EXAMPLES,
     "emb.sum.dl.table": "这张表（CSV）",
     "emb.sum.dl.parts": "每个词元的每个部分（JSON）",
     "emb.sum.dl.ln": "LayerNorm 的各步（CSV）",

@@ -1,8 +1,12 @@
 """Texts of the Token embeddings page, and the model-source texts the Embed pages share."""
 
-EN = {
-    # example inputs: the same in both languages, so a link means the same view in either
+# example inputs: the same in both languages, so a link means the same view in either
+EXAMPLES = {
     "emb.tokens.default_text": "The king and the queen walked to the castle.",
+}
+
+EN = {
+    **EXAMPLES,
     "emb.tokens.title": "Token embeddings: an id becomes a vector",
     "emb.tokens.intro": (
         "A model cannot compute with ids: id 2,103 is not 'bigger' than id 7. So every id selects "
@@ -105,8 +109,7 @@ EN = {
 }
 
 ZH = {
-    # example inputs: the same in both languages, so a link means the same view in either
-    "emb.tokens.default_text": "The king and the queen walked to the castle.",
+    **EXAMPLES,
     "emb.tokens.title": "词元嵌入：编号变成向量",
     "emb.tokens.intro": (
         "模型无法直接用编号计算：编号 2,103 并不比 7「更大」。因此每个编号选出一张可学习表格中的一"

@@ -1,7 +1,7 @@
 """Texts of the Similarity page."""
 
-EN = {
-    # example inputs: the same in both languages, so a link means the same view in either
+# example inputs: the same in both languages, so a link means the same view in either
+EXAMPLES = {
     "sim.default_a": "A man is playing a guitar.",
     "sim.default_b": "A person plays the guitar.",
     "sim.default_list": (
@@ -10,6 +10,10 @@ EN = {
         "有人在切菜。\n今天股市大幅下跌。"
     ),
     "sim.default_query": "Somebody is playing music.",
+}
+
+EN = {
+    **EXAMPLES,
     "sim.dl.pair": "Both sentences and their cosines (JSON)",
     "sim.dl.matrix": "Similarity matrix (CSV)",
     "sim.dl.neighbours": "Neighbours (CSV)",
@@ -97,15 +101,7 @@ EN = {
 }
 
 ZH = {
-    # example inputs: the same in both languages, so a link means the same view in either
-    "sim.default_a": "A man is playing a guitar.",
-    "sim.default_b": "A person plays the guitar.",
-    "sim.default_list": (
-        "A man is playing a guitar.\nA person plays the guitar.\nA woman is slicing an onion.\n"
-        "Someone is cutting vegetables.\nThe stock market fell sharply today.\n一个男人在弹吉他。\n"
-        "有人在切菜。\n今天股市大幅下跌。"
-    ),
-    "sim.default_query": "Somebody is playing music.",
+    **EXAMPLES,
     "sim.dl.pair": "两个句子及其余弦（JSON）",
     "sim.dl.matrix": "相似度矩阵（CSV）",
     "sim.dl.neighbours": "近邻（CSV）",
