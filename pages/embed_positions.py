@@ -6,14 +6,12 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core import position_analysis as pa
+from explorer_core.export_tables import grid_frame
 from explorer_core.positional import sinusoidal_table
-from explorer_core.ui.embedding import (
-    SourceUnavailable,
-    clamp_state,
-    pretrained_position_table,
-)
-from explorer_core.ui.export import show_chart
+from explorer_core.ui.embedding import SourceUnavailable, pretrained_position_table
+from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t
+from explorer_core.ui.positions import rope_close_up, scheme_comparison
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import positional as viz
 
@@ -32,7 +30,7 @@ DEFAULTS = {
 init(DEFAULTS)
 url_synced("emb.pos.scheme", SCHEMES)  # translated labels: kept in the URL as codes
 LINKED = ("emb.pos.length", "emb.pos.dim", "emb.pos.base", "emb.pos.clip", "emb.pos.trained",
-          "emb.pos.scheme", "emb.pos.rope")  # fmt: skip
+          "emb.pos.scheme", "emb.pos.rope", "emb.pos.pair")  # fmt: skip
 
 st.title(t("emb.pos.title"))
 st.markdown(t("emb.pos.intro"))
@@ -72,9 +70,11 @@ if scheme == "sinusoidal":
     table = sinusoidal_table(length, dim, base)
     show_chart(
         viz.table_figure(table, trained_length=trained, title=t("emb.pos.sin.title"), **axes),
-        "emb.pos.table", left,
+        "emb.pos.table",
+        left,
     )
     similarity = pa.sinusoidal_similarity(length, dim, base)
+    grid = (table, "position", "dim_")
     origin = t("emb.pos.origin.formula")
 elif scheme == "learned":
     try:
@@ -86,6 +86,7 @@ elif scheme == "learned":
         viz.table_figure(table, title=t("emb.pos.learned.title"), **axes), "emb.pos.table", left
     )
     similarity = pa.position_similarity(table, normalise=True)
+    grid = (table, "position", "dim_")
     origin = t("emb.pos.origin.pretrained")
 elif scheme == "relative":
     shown = min(length, RELATIVE_SHOWN)  # a thin band on 512 positions: zoom on the start
@@ -98,9 +99,11 @@ elif scheme == "relative":
             value_title=t("emb.pos.axis.distance"),
             **pair_axes,
         ),
-        "emb.pos.table", left,
+        "emb.pos.table",
+        left,
     )
     similarity = pa.relative_bias_matrix(shown, clip, dim, seed=0)
+    grid = (distance, "query", "key_")
     origin = t("emb.pos.origin.fresh")
 else:
     table = pa.rope_cos_table(length, dim, base)
@@ -113,9 +116,11 @@ else:
             y_title=t("emb.pos.axis.pos"),
             value_title="cos(m·θᵢ)",
         ),
-        "emb.pos.table", left,
+        "emb.pos.table",
+        left,
     )
     similarity = pa.rope_score_matrix(length, dim, base)
+    grid = (table, "position", "pair_")
     origin = t("emb.pos.origin.formula")
 show_chart(
     viz.square_figure(
@@ -124,8 +129,15 @@ show_chart(
         value_title=t("emb.pos.axis.bias" if scheme == "relative" else "emb.pos.axis.cosine"),
         **pair_axes,
     ),
-    "emb.pos.similarity", right,
+    "emb.pos.similarity",
+    right,
 )
+row = st.container(horizontal=True)
+download_csv(lambda: grid_frame(*grid), f"positions-{scheme}", "emb.pos.dl.table", row,
+             label=t("emb.pos.dl.table"), index=True)  # fmt: skip
+sim_grid = (similarity, "query", "key_")
+download_csv(lambda: grid_frame(*sim_grid), f"similarity-{scheme}", "emb.pos.dl.similarity", row,
+             label=t("emb.pos.dl.similarity"), index=True)  # fmt: skip
 st.caption(
     t(f"emb.pos.caption.{scheme}", length=length, dim=dim, base=int(base), clip=clip) + " " + origin
 )
@@ -133,47 +145,8 @@ st.caption(
 # RoPE up close: one pair's rotation, the spectrum, the decay with distance
 st.subheader(t("emb.pos.rope.head"))
 if st.toggle(t("emb.pos.rope"), **bound("emb.pos.rope", DEFAULTS)):
-    clamp_state("emb.pos.pair", 0, dim // 2 - 1)
-    pair = st.slider(t("emb.pos.pair"), 0, dim // 2 - 1, key="emb.pos.pair")
-    path = pa.rope_pair_path(pair, dim, base, min(length, 64))
-    r1, r2 = st.columns(2)
-    show_chart(
-        viz.rotation_figure(
-            path,
-            title=t("emb.pos.rot.title", pair=pair, theta=float(path["theta"])),
-            x_title=t("emb.pos.axis.x", a=pair),
-            y_title=t("emb.pos.axis.y", b=pair + dim // 2),
-            value_title=t("emb.pos.axis.pos"),
-        ),
-        "emb.pos.rotation", r1,
-    )
-    show_chart(
-        viz.spectrum_figure(
-            pa.rope_spectrum(dim, base),
-            trained,
-            title=t("emb.pos.spec.title"),
-            x_title=t("emb.pos.axis.pair"),
-            y_title=t("emb.pos.axis.wavelength"),
-            value_title="log₁₀ θ",
-            line_label=t("emb.pos.trained_line", n=trained),
-        ),
-        "emb.pos.spectrum", r2,
-    )
-    st.caption(t("emb.pos.rot.caption", pair=pair, dim=dim))
-    show_chart(
-        viz.offset_figure(
-            pa.rope_offset_curve(dim, base, length),
-            trained,
-            title=t("emb.pos.decay.title"),
-            x_title=t("emb.pos.axis.offset"),
-            y_title=t("emb.pos.axis.score"),
-            score_name=t("emb.pos.decay.score"),
-            bound_name=t("emb.pos.decay.bound"),
-            line_label=t("emb.pos.trained_line", n=trained),
-        ),
-        "emb.pos.decay",
-    )
-    st.caption(t("emb.pos.decay.caption", dim=dim, base=int(base)))
+    rope_close_up(dim=dim, base=base, length=length, trained=trained,
+                  default_pair=DEFAULTS["emb.pos.pair"])  # fmt: skip
 
 # Beyond the trained length
 st.subheader(t("emb.pos.beyond.head", n=trained))
@@ -187,16 +160,5 @@ else:
     b3.metric(t("emb.pos.beyond.learned"), t("emb.pos.beyond.learned_value", n=trained))
 st.markdown(t("emb.pos.beyond.text", n=trained, unseen=unseen, pairs=dim // 2, clip=clip))
 
-st.subheader(t("emb.pos.compare.head"))
-columns = ("how", "strengths", "weaknesses", "used")
-st.dataframe(
-    {
-        t("emb.pos.compare.scheme"): [t(f"emb.pos.compare.{row}") for row in SCHEMES],
-        **{
-            t(f"emb.pos.compare.col.{c}"): [t(f"emb.pos.compare.{row}.{c}") for row in SCHEMES]
-            for c in columns
-        },
-    },
-    hide_index=True,
-)
+scheme_comparison(SCHEMES)
 share_link(LINKED, link, DEFAULTS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer_core import export_tables as tables
 from explorer_core.embeddings import layer_norm_trace
 from explorer_core.ui.embedding import (
     SOURCES,
@@ -14,7 +15,7 @@ from explorer_core.ui.embedding import (
     pick_source,
     pick_token,
 )
-from explorer_core.ui.export import show_chart
+from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import embedding as viz
@@ -22,8 +23,8 @@ from explorer_core.viz.common import heatmap
 
 STAGES = ("token", "position", "segment", "sum", "output")
 DEFAULTS = {
-    "emb.sum.a": "The cat sat on the mat.",
-    "emb.sum.b": "It fell asleep in the sun.",
+    "emb.sum.a": t("emb.sum.default_a"),
+    "emb.sum.b": t("emb.sum.default_b"),
     "emb.sum.source": "pretrained",
     "emb.sum.seed": 0,
     "emb.sum.pick": 1,
@@ -32,8 +33,8 @@ DEFAULTS = {
 }
 init(DEFAULTS)
 url_synced("emb.sum.source", SOURCES)  # translated labels: kept in the URL as codes
-LINKED = ("emb.sum.a", "emb.sum.b", "emb.sum.source", "emb.sum.seed", "emb.sum.dims",
-          "emb.sum.overview")  # fmt: skip
+LINKED = ("emb.sum.a", "emb.sum.b", "emb.sum.source", "emb.sum.seed", "emb.sum.pick",
+          "emb.sum.dims", "emb.sum.overview")  # fmt: skip
 
 st.title(t("emb.sum.title"))
 st.markdown(t("emb.sum.intro"))
@@ -60,15 +61,19 @@ stage_names = {name: t(f"emb.sum.stage.{name}") for name in STAGES}
 
 # 1) every token: ids, segments, lengths of each part
 st.subheader(t("emb.sum.table.head"))
-table = viz.sum_table(labels, ids, segments, parts)
-table = table.rename(columns={c: t(f"emb.sum.col.{c}") for c in table.columns})
+raw_table = viz.sum_table(labels, ids, segments, parts)
+table = raw_table.rename(columns={c: t(f"emb.sum.col.{c}") for c in raw_table.columns})
 st.dataframe(table.style.format(precision=3), hide_index=True, height=min(420, 35 * len(ids) + 38))
+row, model = st.container(horizontal=True), source.label  # no t() inside the callables
+download_csv(raw_table, "embedding-sum", "emb.sum.dl.table", row, label=t("emb.sum.dl.table"))
+download_json(lambda: tables.embedding_parts_record(labels, ids, segments, parts, model),
+              "embedding-parts", "emb.sum.dl.parts", row, label=t("emb.sum.dl.parts"))  # fmt: skip
 st.caption(t("emb.sum.table.caption") + " " + caption)
 
 # 2) one token, stage by stage
 st.subheader(t("emb.sum.token.head"))
 names = [f"{label} ({'AB'[segment]})" for label, segment in zip(labels, segments, strict=True)]
-pick = pick_token("emb.sum.pick", t("emb.sum.pick"), names)
+pick = pick_token("emb.sum.pick", t("emb.sum.pick"), names, linked=True)
 hidden = parts["sum"].shape[-1]
 clamp_state("emb.sum.dims", 4, min(64, hidden))
 dims = st.slider(t("emb.sum.dims"), 4, min(64, hidden), **bound("emb.sum.dims", DEFAULTS))
@@ -92,17 +97,17 @@ m1, m2 = st.columns(2)
 m1.metric(t("emb.sum.ln.mean"), f"{float(trace['mean']):.4f}")
 m2.metric(t("emb.sum.ln.std"), f"{float(trace['std']):.4f}")
 st.markdown(t("emb.sum.ln.explain"))
+ln_frame = tables.series_frame(
+    {"dim": range(dims), "x": parts["sum"][0, pick, :dims],
+     **{name: trace[name][:dims] for name in ("normalised", "gamma", "beta", "output")}}
+)  # fmt: skip
 st.dataframe(
-    {
-        t("emb.tokens.axis.dim"): list(range(dims)),
-        t("emb.sum.ln.x"): parts["sum"][0, pick, :dims].tolist(),
-        t("emb.sum.ln.norm"): trace["normalised"][:dims].tolist(),
-        "γ": trace["gamma"][:dims].tolist(),
-        "β": trace["beta"][:dims].tolist(),
-        t("emb.sum.ln.out"): trace["output"][:dims].tolist(),
-    },
+    ln_frame.rename(columns={"dim": t("emb.tokens.axis.dim"), "x": t("emb.sum.ln.x"),
+                             "normalised": t("emb.sum.ln.norm"), "gamma": "γ", "beta": "β",
+                             "output": t("emb.sum.ln.out")}),
     hide_index=True,
-)
+)  # fmt: skip
+download_csv(ln_frame, f"layer-norm-{pick}", "emb.sum.dl.ln", label=t("emb.sum.dl.ln"))
 
 # 3) what enters layer 1, every token at once
 st.subheader(t("emb.sum.overview.head"))
@@ -125,5 +130,7 @@ if st.toggle(t("emb.sum.overview"), **bound("emb.sum.overview", DEFAULTS)):
         ),
         "emb.sum.overview_chart",
     )
+    download_csv(lambda: tables.vectors_frame(labels, ids, parts["output"][0]), "layer-1-input",
+                 "emb.sum.dl.output", label=t("emb.sum.dl.output"))  # fmt: skip
     st.caption(t("emb.sum.overview.caption", n=len(ids), hidden=hidden) + " " + caption)
 share_link(LINKED, link, DEFAULTS)

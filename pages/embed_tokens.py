@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer_core import export_tables as tables
 from explorer_core.projection import cosine_matrix, neighbourhood_map
 from explorer_core.ui.embedding import (
     SOURCES,
@@ -14,13 +15,13 @@ from explorer_core.ui.embedding import (
     pick_token,
     tokens_of,
 )
-from explorer_core.ui.export import show_chart
+from explorer_core.ui.export import download_csv, download_json, download_projector, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import embedding as viz
 
 DEFAULTS = {
-    "emb.tokens.text": "The king and the queen walked to the castle.",
+    "emb.tokens.text": t("emb.tokens.default_text"),
     "emb.tokens.source": "pretrained",
     "emb.tokens.dim": 64,
     "emb.tokens.seed": 0,
@@ -31,7 +32,7 @@ DEFAULTS = {
 init(DEFAULTS)
 url_synced("emb.tokens.source", SOURCES)  # translated labels: kept in the URL as codes
 LINKED = ("emb.tokens.text", "emb.tokens.source", "emb.tokens.dim", "emb.tokens.seed",
-          "emb.tokens.map", "emb.tokens.k")  # fmt: skip
+          "emb.tokens.pick", "emb.tokens.map", "emb.tokens.k")  # fmt: skip
 
 st.title(t("emb.tokens.title"))
 st.markdown(t("emb.tokens.intro"))
@@ -61,14 +62,14 @@ st.dataframe(
 
 # 1) one-hot × E
 st.subheader(t("emb.tokens.onehot.head"))
-names = [f"{label} (id {token_id})" for label, token_id in zip(labels, ids, strict=True)]
-pick = pick_token("emb.tokens.pick", t("emb.tokens.pick"), names)
+names = [t("emb.tokens.pick.item", token=label, id=i) for label, i in zip(labels, ids, strict=True)]
+pick = pick_token("emb.tokens.pick", t("emb.tokens.pick"), names, linked=True)
 token_id = ids[pick]
 rows, dim = weight.shape
 st.markdown(t("emb.tokens.onehot.explain", id=token_id, rows=rows, dim=dim, token=labels[pick]))
-window = viz.one_hot_window(weight, token_id, vocab_labels)
+raw_window = viz.one_hot_window(weight, token_id, vocab_labels)
 onehot_col = t("emb.tokens.col.onehot")
-window = window.rename(
+window = raw_window.rename(
     columns={
         "row": t("emb.tokens.col.row"),
         "token": t("emb.tokens.col.token"),
@@ -81,6 +82,8 @@ st.dataframe(
     ),
     hide_index=True,
 )
+download_csv(raw_window, f"one-hot-{token_id}", "emb.tokens.dl.window",
+             label=t("emb.tokens.dl.window"))  # fmt: skip
 vectors, gap = viz.lookup_check(weight, [token_id])
 show_chart(
     viz.vector_bar(
@@ -107,6 +110,11 @@ show_chart(
     ),
     "emb.tokens.matrix_chart",
 )
+row, model = st.container(horizontal=True), source.label  # no t() inside the callables
+download_csv(lambda: tables.vectors_frame(labels, ids, weight[ids]), "embedding-rows",
+             "emb.tokens.dl.rows_csv", row, label=t("emb.tokens.dl.rows_csv"))  # fmt: skip
+download_json(lambda: tables.vectors_record(labels, ids, weight[ids], model), "embedding-rows",
+              "emb.tokens.dl.rows_json", row, label=t("emb.tokens.dl.rows_json"))  # fmt: skip
 st.caption(t("emb.tokens.matrix.caption", rows=rows, dim=dim) + " " + caption)
 
 # 3) a 2-D map with nearest neighbours (heavier: behind a toggle)
@@ -127,11 +135,15 @@ if st.toggle(t("emb.tokens.map"), **bound("emb.tokens.map", DEFAULTS)):
             value_title=t("emb.tokens.axis.cosine", token=labels[pick]),
             sentence_name=t("emb.tokens.map.sentence"),
             neighbour_name=t("emb.tokens.map.neighbour"),
+            id_word=t("emb.tokens.col.id"),
         ),
         "emb.tokens.map_chart",
     )
-    st.caption(t("emb.tokens.map.caption", k=k) + " " + caption)
     distinct = list(dict.fromkeys(ids))
+    meta = tables.projector_metadata(result.point_ids, result.in_sentence, vocab_labels,
+                                     distinct, result.neighbour_ids, result.cosines)  # fmt: skip
+    download_projector(lambda: weight[result.point_ids], meta, "token-map", "emb.tokens.dl.map")
+    st.caption(t("emb.tokens.map.caption", k=k) + " " + caption)
     table = viz.neighbour_frame(
         [vocab_labels.get(i, str(i)) for i in distinct],
         result.neighbour_ids,
@@ -139,17 +151,11 @@ if st.toggle(t("emb.tokens.map"), **bound("emb.tokens.map", DEFAULTS)):
         vocab_labels,
     )
     st.dataframe(
-        table.rename(
-            columns={
-                "token": t("emb.tokens.col.token"),
-                "rank": t("emb.tokens.col.rank"),
-                "neighbour": t("emb.tokens.col.neighbour"),
-                "id": t("emb.tokens.col.id"),
-                "cosine": t("emb.tokens.col.cosine"),
-            }
-        ),
+        table.rename(columns={c: t(f"emb.tokens.col.{c}") for c in table.columns}),
         hide_index=True,
         height=300,
     )
+    download_csv(table, "neighbours", "emb.tokens.dl.neighbours",
+                 label=t("emb.tokens.dl.neighbours"))  # fmt: skip
     st.markdown(t(f"emb.tokens.map.lesson.{source.kind}"))
 share_link(LINKED, link, DEFAULTS)

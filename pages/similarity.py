@@ -5,26 +5,22 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer_core import export_tables as tables
 from explorer_core.metrics import spearman
 from explorer_core.pooling import POOLING_MODES
 from explorer_core.similarity import cosine_matrix, nearest_neighbours, sentence_list
 from explorer_core.ui import training as ui
-from explorer_core.ui.export import show_chart
+from explorer_core.ui.export import download_csv, download_json, download_projector, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import training as viz
 from explorer_core.viz.common import heatmap
 
 VIEWS = ("matrix", "neighbours", "pairs")
-SENTENCES = (
-    "A man is playing a guitar.\nA person plays the guitar.\nA woman is slicing an onion.\n"
-    "Someone is cutting vegetables.\nThe stock market fell sharply today.\n一个男人在弹吉他。\n"
-    "有人在切菜。\n今天股市大幅下跌。"
-)
 DEFAULTS = {
-        "sim.a": "A man is playing a guitar.", "sim.b": "A person plays the guitar.",
+        "sim.a": t("sim.default_a"), "sim.b": t("sim.default_b"),
         "sim.pooling": "mean", "sim.view": "matrix", "sim.model": "trained",
-        "sim.list": SENTENCES, "sim.query": "Somebody is playing music.", "sim.k": 5,
+        "sim.list": t("sim.default_list"), "sim.query": t("sim.default_query"), "sim.k": 5,
         "sim.split": "dev",
 }  # fmt: skip
 init(DEFAULTS)
@@ -35,8 +31,8 @@ for key, codes in (
     ("sim.split", ("dev", "test")),
 ):
     url_synced(key, codes)  # translated labels: kept in the URL as codes
-LINKED = ("sim.a", "sim.b", "sim.pooling", "sim.view", "sim.model", "sim.query", "sim.k",
-          "sim.split")  # fmt: skip
+LINKED = ("sim.a", "sim.b", "sim.pooling", "sim.view", "sim.model", "sim.list", "sim.query",
+          "sim.k", "sim.split")  # fmt: skip
 for key in ("sim.list", "sim.query", "sim.k"):  # subtle: keep text while its widget is hidden
     st.session_state[key] = st.session_state[key]
 
@@ -78,11 +74,15 @@ col_a, col_b = st.columns(2)
 first = col_a.text_input(t("sim.a"), max_chars=300, **bound("sim.a", DEFAULTS)).strip()
 second = col_b.text_input(t("sim.b"), max_chars=300, **bound("sim.b", DEFAULTS)).strip()
 if first and second:
+    pair_cos = {}  # model -> cosine of the two sentences
     for column, kind in zip(st.columns(len(encoders)), encoders, strict=True):
         u, v = vectors(kind, [first, second])
-        column.metric(t(f"sim.cos.{kind}"), f"{float(u @ v):.3f}")
+        pair_cos[kind] = float(u @ v)
+        column.metric(t(f"sim.cos.{kind}"), f"{pair_cos[kind]:.3f}")
     models = " ".join(caption for _, _, caption in encoders.values())
     st.caption(t("sim.pair.caption", pooling=t(f"sim.pooling.{pooling}"), models=models))
+    record = {"a": first, "b": second, "pooling": pooling, "cosine": pair_cos}
+    download_json(record, "sentence-pair", "sim.dl.pair", label=t("sim.dl.pair"))
 else:
     st.warning(t("sim.empty"))
 
@@ -96,16 +96,17 @@ if st.session_state["sim.model"] not in encoders:
 kind = st.segmented_control(
     t("sim.model"), tuple(encoders), key="sim.model", format_func=lambda k: t(f"sim.model.{k}")
 ) or next(iter(encoders))  # fmt: skip
-caption = encoders[kind][2]
+caption, model_name = encoders[kind][2], t(f"sim.model.{kind}")
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 
 if view in ("matrix", "neighbours"):
-    texts = sentence_list(st.text_area(t("sim.list"), key="sim.list", height=200))
+    texts = sentence_list(st.text_area(t("sim.list"), height=200, **bound("sim.list", DEFAULTS)))
     if len(texts) < 2:
         st.warning(t("sim.list.short"))
         st.stop()
     rows = vectors(kind, texts)
     labels = [f"{i + 1}. {s if len(s) <= 28 else s[:26] + '…'}" for i, s in enumerate(texts)]
+    meta = tables.sentence_metadata(texts, model_name)
 if view == "matrix":
     fig = heatmap(
         cosine_matrix(rows), x=labels, y=labels, diverging=True, zmin=-1.0, zmax=1.0,
@@ -115,6 +116,10 @@ if view == "matrix":
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed")
     show_chart(fig, "sim.matrix_chart")
+    row = st.container(horizontal=True)
+    download_csv(lambda: tables.similarity_frame(cosine_matrix(rows), texts), "similarity-matrix",
+                 "sim.dl.matrix", row, label=t("sim.dl.matrix"))  # fmt: skip
+    download_projector(rows, meta, f"sentences-{kind}", "sim.dl.projector", row)
     st.caption(t("sim.matrix.caption", n=len(texts), model=caption))
 elif view == "neighbours":
     query = st.text_input(t("sim.query"), max_chars=300, **bound("sim.query", DEFAULTS)).strip()
@@ -129,6 +134,10 @@ elif view == "neighbours":
         x_title=t("sim.axis.cosine"), y_title=t("sim.axis.sentence"),
     )  # fmt: skip
     show_chart(fig, "sim.nn_chart")
+    row = st.container(horizontal=True)
+    download_csv(lambda: tables.neighbours_table(query, texts, best), "neighbours",
+                 "sim.dl.neighbours", row, label=t("sim.dl.neighbours"))  # fmt: skip
+    download_projector(rows, meta, f"sentences-{kind}", "sim.dl.projector", row)
     st.caption(t("sim.nn.caption", k=len(best), model=caption))
 else:
     session = st.session_state.get(ui.PARTS_KEY)
@@ -153,6 +162,7 @@ else:
         error_title=t("sim.axis.error"),
     )  # fmt: skip
     show_chart(fig, "sim.scatter_chart")
+    download_csv(frame, f"pairs-{split}-{kind}", "sim.dl.pairs", label=t("sim.dl.pairs"))
     st.caption(t("sim.scatter.caption", n=len(frame), model=caption))
     st.subheader(t("sim.worst.head"))
     worst = frame.reindex(frame["error"].abs().sort_values(ascending=False).index).head(10)

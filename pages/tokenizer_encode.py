@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer_core import export_tables as tables
 from explorer_core.pretrained import PretrainedUnavailable
 from explorer_core.ui import tokens as cache
-from explorer_core.ui.export import show_chart
+from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import tokens as viz
@@ -84,6 +85,11 @@ table = viz.token_frame(tokens, counts).rename(
     }
 )
 st.dataframe(table, hide_index=True, height=min(420, 36 * len(tokens) + 40))
+row, shown_name = st.container(horizontal=True), source_name(source)  # no t() inside the callables
+download_csv(lambda: tables.token_table(tokens, text, counts), "tokens", "tok.encode.dl.table",
+             row, label=t("tok.encode.dl.table"))  # fmt: skip
+download_json(lambda: tables.ids_record(text, shown_name, tokens), "ids",
+              "tok.encode.dl.ids", row, label=t("tok.encode.dl.ids"))  # fmt: skip
 st.caption(t("tok.encode.table.caption", chars=cache.corpus_size()))
 
 # 3) every tokenizer side by side (trains the defaults once per server: behind a toggle)
@@ -112,6 +118,8 @@ if st.toggle(t("tok.encode.compare"), **bound("tok.encode.compare", DEFAULTS)):
         ).style.format(precision=2),
         hide_index=True,
     )
+    download_csv(frame, "tokenizers-compared", "tok.encode.dl.compare",
+                 label=t("tok.encode.dl.compare"))  # fmt: skip
     figure = viz.comparison_figure(
         frame,
         title=t("tok.encode.chart.title"),

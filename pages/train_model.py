@@ -32,8 +32,9 @@ DEFAULTS = {
         **{key: getattr(PRESETS["tiny"], field) for key, field in SIZE_KEYS.items()},
 }  # fmt: skip
 init(DEFAULTS)
-LINKED = ("train.data", "train.preset", "train.objective", "train.edit", "train.seed",
-          "train.pre_steps", "train.fine_steps", "train.budget")  # fmt: skip
+LINKED = ("train.data", "train.tok", "train.algo", "train.vocab_size", "train.preset",
+          "train.objective", "train.edit", "train.max_length", "train.seed", "train.pre_steps",
+          "train.fine_steps", "train.budget")  # fmt: skip
 
 # subtle: a widget's value is dropped when a run does not draw it (edit toggle off, another
 # objective or tokenizer source); writing each value back keeps the learner's choice.
@@ -91,7 +92,8 @@ else:
 # 2) tokenizer
 st.subheader(t("train.tok.head"))
 sentences = [s for p in parts["train"] for s in (p.sentence1, p.sentence2)]
-tokenizer = tokenizer_panel(ALGORITHMS, ui.corpus_text() + "\n" + "\n".join(sentences), running)
+corpus = ui.corpus_text() + "\n" + "\n".join(sentences)
+tokenizer = tokenizer_panel(ALGORITHMS, corpus, running, DEFAULTS)
 
 # 3) model
 st.subheader(t("train.model.head"))
@@ -107,7 +109,7 @@ if st.toggle(t("train.edit"), disabled=running, **bound("train.edit", DEFAULTS))
     cols[2].number_input(t("train.heads"), 1, 16, key="train.heads")
     cols[3].number_input(t("train.ffn"), 8, 4096, step=8, key="train.ffn")
     cols = st.columns(4)
-    cols[0].number_input(t("train.max_length"), 8, 256, key="train.max_length")
+    cols[0].number_input(t("train.max_length"), 8, 256, **bound("train.max_length", DEFAULTS))
     cols[1].number_input(t("train.batch"), 1, 512, key="train.batch")
     cols[2].number_input(t("train.lr"), 1e-5, 0.5, format="%.5f", key="train.lr")
     cols[3].number_input(t("train.seed"), 0, 1_000_000, **bound("train.seed", DEFAULTS))

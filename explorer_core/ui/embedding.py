@@ -25,7 +25,14 @@ from explorer_core.text_inputs import BertVocab
 from explorer_core.tokenization import Token, Tokenizer
 from explorer_core.ui.i18n import t
 from explorer_core.ui.pretrained import minilm_tokenizer
-from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME, bound
+from explorer_core.ui.state import (
+    SHARED_MODEL,
+    SHARED_TOKENIZER,
+    SHARED_TOKENIZER_NAME,
+    URL_SEEDED,
+    bound,
+    url_synced,
+)
 
 SOURCES = ("fresh", "trained", "pretrained")
 
@@ -64,7 +71,7 @@ def current_tokenizer() -> tuple[Tokenizer, str]:
     if shared is not None:
         return shared, str(st.session_state.get(SHARED_TOKENIZER_NAME, shared.algo))
     try:
-        return minilm_tokenizer(), "MiniLM WordPiece (bert-base-uncased vocab)"
+        return minilm_tokenizer(), t("emb.tokens.src.minilm_vocab")
     except (ImportError, PretrainedUnavailable) as err:
         raise SourceUnavailable("emb.tokens.src.no_tokenizer", error=str(err)) from err
 
@@ -90,7 +97,8 @@ def embedding_source(kind: str, *, dim: int = 64, seed: int = 0) -> Source:
         intermediate_size=dim,
         pad_token_id=vocab.pad_id,
     )
-    return Source(kind, tokenizer, fresh_model(config, seed), f"seed {seed}, {name}")
+    label = t("emb.tokens.src.fresh_label", seed=seed, name=name)
+    return Source(kind, tokenizer, fresh_model(config, seed), label)
 
 
 def tokens_of(tokenizer: Tokenizer, text: str) -> list[Token]:
@@ -197,9 +205,31 @@ def clamp_state(key: str, low: int, high: int) -> None:
         st.session_state[key] = min(max(value, low), high)
 
 
-def pick_token(key: str, label: str, names: Sequence[str]) -> int:
+def pick_token(key: str, label: str, names: Sequence[str], linked: bool = False) -> int:
     """A selectbox over token positions shown as "i: name"; its remembered choice is kept inside
-    the current sentence (see `clamp_state`). Returns the chosen position (0 when none)."""
-    clamp_state(key, 0, len(names) - 1)
+    the current sentence (see `clamp_state`). Returns the chosen position (0 when none).
+
+    With `linked`, the position is kept in the URL as `?key=3` (`state.url_synced`: the shown
+    labels change with the sentence, the position does not); a link's position past the end of
+    the sentence opens on its last token.
+    """
+    top = len(names) - 1
+    if linked:
+        clamp_url(key, top)
+        url_synced(key, range(len(names)))
+    clamp_state(key, 0, top)
     pick = st.selectbox(label, range(len(names)), key=key, format_func=lambda i: f"{i}: {names[i]}")
     return pick or 0
+
+
+def clamp_url(key: str, top: int) -> None:
+    """On the run that opens a link, bring a whole-number `?key=` into 0 .. top (like the
+    layer and head of the Attention page), so `url_synced` accepts it."""
+    wanted = st.query_params.get(key)
+    if URL_SEEDED + key in st.session_state or wanted is None:
+        return
+    try:
+        number = int(wanted)
+    except ValueError:
+        return
+    st.query_params[key] = str(min(max(number, 0), top))

@@ -6,11 +6,13 @@ Each panel reads its own widgets (keys "train.*") and draws; the maths lives in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
+from explorer_core import export_tables as tables
 from explorer_core.baselines import fit_baseline
 from explorer_core.metrics import spearman
 from explorer_core.sts_format import SentencePair
@@ -18,9 +20,15 @@ from explorer_core.text_inputs import BertVocab
 from explorer_core.tokenization import Tokenizer
 from explorer_core.train_setup import SharedModel, split_scores
 from explorer_core.ui import training as ui
-from explorer_core.ui.export import show_chart
+from explorer_core.ui.export import download, download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
+from explorer_core.ui.state import (
+    SHARED_MODEL,
+    SHARED_TOKENIZER,
+    SHARED_TOKENIZER_NAME,
+    bound,
+    url_synced,
+)
 from explorer_core.viz import training as viz
 
 TOKENIZER_SOURCES = ("lab", "train", "vocab")
@@ -29,8 +37,16 @@ ZIP_RESULT_KEY = "train.zip_result"  # (file id, error text or "") of the last u
 Parts = dict[str, list[SentencePair]]
 
 
-def tokenizer_panel(algorithms: Sequence[str], text: str, running: bool) -> Tokenizer | None:
-    """The tokenizer the learner chose, or None (with a message saying what is missing)."""
+def tokenizer_panel(
+    algorithms: Sequence[str], text: str, running: bool, defaults: Mapping[str, Any]
+) -> Tokenizer | None:
+    """The tokenizer the learner chose, or None (with a message saying what is missing).
+
+    Source, algorithm and vocabulary size are kept in the URL (`train.tok`, `train.algo`,
+    `train.vocab_size`); `defaults` are the page's defaults.
+    """
+    url_synced("train.tok", TOKENIZER_SOURCES)  # translated labels: kept in the URL as codes
+    url_synced("train.algo", tuple(algorithms))
     kind = st.segmented_control(
         t("train.tok"), TOKENIZER_SOURCES, key="train.tok", disabled=running,
         format_func=lambda s: t(f"train.tok.{s}"),
@@ -45,9 +61,10 @@ def tokenizer_panel(algorithms: Sequence[str], text: str, running: bool) -> Toke
         elif kind == "train":
             left, right = st.columns(2)
             algo = left.selectbox(t("train.tok.algo"), algorithms, key="train.algo",
+                                  format_func=lambda a: t(f"tok.encode.algo.{a}"),
                                   disabled=running)  # fmt: skip
-            size = right.number_input(t("train.tok.size"), 100, 30_000, step=100,
-                                      key="train.vocab_size", disabled=running)  # fmt: skip
+            size = right.number_input(t("train.tok.size"), 100, 30_000, step=100, disabled=running,
+                                      **bound("train.vocab_size", defaults))  # fmt: skip
             tokenizer, name = ui.trained_tokenizer(algo, int(size), text), algo
         else:
             file = st.file_uploader(t("train.tok.file"), type=["txt"], key="train.vocab_file",
@@ -122,17 +139,35 @@ def progress_panel(parts: Parts, data_key: str) -> None:
         )  # fmt: skip
         show_chart(fig, "train.eval_chart")
         st.caption(t("train.eval.caption"))
+    if records:
+        _log_downloads(records)
     if status.state != "running" and st.session_state.get(ui.PUBLISHED_KEY) != id(run):
         st.rerun(scope="app")  # the run just ended: redraw the whole page with the result
 
 
-def _scores(shared: SharedModel, parts: Parts, data_key: str) -> pd.DataFrame:
+def _log_downloads(records: Sequence) -> None:
+    """The run's whole log (every step, every evaluation; the charts thin long runs) as files."""
+    row = st.container(horizontal=True)
+    download_csv(lambda: tables.training_log(records)["loss"], "training-loss", "train.dl.loss",
+                 row, label=t("train.dl.loss"))  # fmt: skip
+    download_csv(lambda: tables.training_log(records)["eval"], "training-eval", "train.dl.eval",
+                 row, label=t("train.dl.eval"))  # fmt: skip
+    download_json(lambda: tables.training_log_record(records), "training-log", "train.dl.log",
+                  row, label=t("train.dl.log"))  # fmt: skip
+
+
+def _raw_scores(shared: SharedModel, parts: Parts, data_key: str) -> pd.DataFrame:
+    """Per split: pairs, the model's Spearman, the baseline's (stable column names, for files)."""
     memo = st.session_state.setdefault(ui.SCORES_KEY, {})
     key = (id(shared.model), data_key)
     if key not in memo:
         memo.clear()  # one model and one data choice at a time
         memo[key] = split_scores(shared.checkpoint, parts)
-    frame = pd.DataFrame(memo[key])
+    return pd.DataFrame(memo[key])
+
+
+def _scores(frame: pd.DataFrame) -> pd.DataFrame:
+    frame = frame.copy()
     frame["split"] = frame["split"].map(lambda s: t(f"sim.split.{s}"))
     return frame.rename(columns={c: t(f"train.result.col.{c}") for c in frame.columns})
 
@@ -173,11 +208,10 @@ def _model_summary(shared: SharedModel | None, parts: Parts, data_key: str) -> N
         st.info(t("train.result.none"))
         return
     st.markdown(t("train.result.label", label=ui.model_label(shared)))
-    st.dataframe(_scores(shared, parts, data_key).style.format(precision=3, na_rep="—"),
-                 hide_index=True)  # fmt: skip
+    raw = _raw_scores(shared, parts, data_key)
+    st.dataframe(_scores(raw).style.format(precision=3, na_rep="—"), hide_index=True)
     st.caption(t("train.result.caption"))
-    st.download_button(
-        t("train.download"), data=lambda: ui.zip_bytes(shared), key="train.download",
-        file_name="embedding-explorer-checkpoint.zip", mime="application/zip",
-        on_click="ignore", icon=":material/download:",
-    )  # fmt: skip
+    row = st.container(horizontal=True)
+    download_csv(raw, "spearman", "train.dl.scores", row, label=t("train.dl.scores"))
+    download(t("train.download"), lambda: ui.zip_bytes(shared), "embedding-explorer-checkpoint.zip",
+             "application/zip", "train.download", row)  # fmt: skip

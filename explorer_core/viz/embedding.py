@@ -103,7 +103,11 @@ def pca_frame(
 
 
 def _pca_points(
-    part: pd.DataFrame, name: str, in_sentence: bool, titles: tuple[str, str, str]
+    part: pd.DataFrame,
+    name: str,
+    in_sentence: bool,
+    titles: tuple[str, str, str],
+    id_word: str = "id",
 ) -> go.Scatter:
     """One group of the PCA map: circles for the sentence's tokens, diamonds for neighbours."""
     return go.Scatter(
@@ -126,7 +130,7 @@ def _pca_points(
             colorbar=dict(title=dict(text=titles[2])),
             line=dict(width=1, color="#333"),
         ),
-        hovertemplate="%{text} (id %{customdata[0]})<br>"
+        hovertemplate=f"%{{text}} ({id_word} %{{customdata[0]}})<br>"
         + "<br>".join(
             f"{label}: %{{{field}:.3f}}"
             for label, field in zip(titles, ("x", "y", "customdata[1]"), strict=True)
@@ -144,6 +148,7 @@ def pca_figure(
     value_title: str,
     sentence_name: str,
     neighbour_name: str,
+    id_word: str = "id",
 ) -> go.Figure:
     """Scatter of the PCA map: sentence tokens as circles, neighbours as diamonds, coloured by
     cosine similarity to the selected token (colour bar from -1 to 1)."""
@@ -151,7 +156,7 @@ def pca_figure(
     fig = go.Figure()
     for in_sentence, name in ((True, sentence_name), (False, neighbour_name)):
         part = frame[frame["in_sentence"] == in_sentence]
-        fig.add_trace(_pca_points(part, name, in_sentence, titles))
+        fig.add_trace(_pca_points(part, name, in_sentence, titles, id_word))
     fig.update_layout(legend=dict(orientation="h", y=-0.2))
     return style(fig, title=title, x_title=x_title, y_title=y_title, height=640)
 

@@ -54,7 +54,13 @@ def square_figure(
 
 
 def rotation_figure(
-    path: dict[str, torch.Tensor], *, title: str, x_title: str, y_title: str, value_title: str
+    path: dict[str, torch.Tensor],
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    value_title: str,
+    angle_title: str = "angle (rad)",
 ) -> go.Figure:
     """The pair's point at each position on the unit circle, coloured by position (colour bar)."""
     positions = path["position"].numpy()
@@ -84,7 +90,7 @@ def rotation_figure(
             ),
             customdata=np.stack([positions, path["angle"].double().numpy()], axis=1),
             hovertemplate=f"{value_title}: %{{customdata[0]}}<br>"
-            "angle: %{customdata[1]:.3f} rad<br>"
+            f"{angle_title}: %{{customdata[1]:.3f}}<br>"
             f"{x_title}: %{{x:.4f}}<br>{y_title}: %{{y:.4f}}<extra></extra>",
             showlegend=False,
         )

@@ -1,6 +1,12 @@
 """Texts of the Position encodings page."""
 
 EN = {
+    "emb.pos.dl.table": "Encoding table (CSV)",
+    "emb.pos.dl.similarity": "Similarity matrix (CSV)",
+    "emb.pos.dl.rotation": "Rotation of this pair (CSV)",
+    "emb.pos.dl.spectrum": "Angles and wavelengths (CSV)",
+    "emb.pos.dl.decay": "Score by offset (CSV)",
+    "emb.pos.axis.angle": "angle (rad)",
     "emb.pos.title": "Position encodings: how order becomes geometry",
     "emb.pos.intro": (
         "Attention treats its input as a set: shuffle the tokens and every token sees the same "
@@ -158,6 +164,12 @@ EN = {
 }
 
 ZH = {
+    "emb.pos.dl.table": "编码表（CSV）",
+    "emb.pos.dl.similarity": "相似度矩阵（CSV）",
+    "emb.pos.dl.rotation": "这一对维度的旋转（CSV）",
+    "emb.pos.dl.spectrum": "角速度和波长（CSV）",
+    "emb.pos.dl.decay": "按距离的得分（CSV）",
+    "emb.pos.axis.angle": "角度（弧度）",
     "emb.pos.title": "位置编码：顺序如何变成几何",
     "emb.pos.intro": (
         "注意力把输入当作一个集合：打乱词元的顺序，每个词元看到的邻居不变。位置编码 (positional "

