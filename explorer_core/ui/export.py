@@ -8,6 +8,9 @@ type and more height.
 Numbers: `download_*` put a table (CSV), any tensor or record (JSON) or a set of vectors (the
 TensorFlow Embedding Projector's TSV pair, zipped) behind a download button. The bytes are built
 only when the button is clicked (a callable), so a page pays nothing for buttons nobody presses.
+# subtle: such a callable runs later, in a server thread, outside the page script: it must not call
+# t() or read st.session_state, and must bind the values it needs now (default arguments or
+# functools.partial), not page variables the script reassigns after the button.
 """
 
 from __future__ import annotations
