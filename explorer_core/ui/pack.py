@@ -8,7 +8,7 @@ setting widget keys there is allowed; a pack that fails any check changes nothin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -111,9 +111,15 @@ def pack_from_state(state: Mapping[str, Any]) -> bytes:
     )
 
 
-def pack_bytes() -> bytes:
-    """This session as a lesson pack (built when the download button is clicked)."""
-    return pack_from_state(st.session_state.to_dict())
+def pack_builder() -> Callable[[], bytes]:
+    """A function that builds this session's pack when the download button is clicked.
+
+    # subtle: Streamlit calls a download button's data function outside the script run, where
+    # st.session_state reads as empty; the session's values are taken now, the bytes built then.
+    """
+    state = st.session_state.to_dict()
+    action_exclusions()  # warm the cache inside the run
+    return lambda: pack_from_state(state)
 
 
 def apply_pack(pack: Any) -> dict[str, Any]:
@@ -227,7 +233,7 @@ def pack_section() -> None:
         with left:
             st.markdown(_contents())
             download(
-                t("pack.download"), pack_bytes, FILE_NAME, "application/zip", DOWNLOAD_KEY,
+                t("pack.download"), pack_builder(), FILE_NAME, "application/zip", DOWNLOAD_KEY,
                 help=t("pack.download.help"),
             )  # fmt: skip
         with right:
