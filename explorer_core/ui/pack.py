@@ -146,9 +146,8 @@ def apply_pack(pack: Any) -> dict[str, Any]:
         if bundle.lab is not None:
             lab = bundle.lab
             st.session_state[LAB_KEY] = (bundle.tokenizer, list(lab.trace), lab.algo, lab.label)
-            st.session_state["tok.train.k"] = min(
-                int(pack.settings.get("tok.train.k", len(lab.trace))), len(lab.trace)
-            )
+            k = int(pack.settings.get("tok.train.k", len(lab.trace)))
+            st.session_state["tok.train.k"] = min(max(0, k), len(lab.trace))  # on the scrubber
             st.session_state["tok.train.play"] = False
         else:
             st.session_state.pop(LAB_KEY, None)  # it showed another tokenizer
