@@ -16,7 +16,8 @@ EN = {
     "pack.download.help": (
         "A zip file: settings as JSON, the tokenizer in its own format and as a Hugging Face "
         "tokenizer.json, the model's weights as safetensors. Uploaded files and training "
-        "snapshots are not included."
+        "snapshots are not included; for a model that loads in transformers, use the Train "
+        "page's download."
     ),
     "pack.upload": "Open a lesson pack",
     "pack.upload.help": (
@@ -52,14 +53,15 @@ ZH = {
     "pack.download": "下载课程包",
     "pack.download.help": (
         "一个 zip 文件：设置为 JSON，分词器为本应用的格式外加 Hugging Face 的 tokenizer.json，"
-        "模型权重为 safetensors。上传的文件和训练过程中的快照不包含在内。"
+        "模型权重为 safetensors。上传的文件和训练过程中的快照不包含在内；"
+        "如需能在 transformers 中加载的模型，请使用训练页的下载。"
     ),
     "pack.upload": "打开课程包",
     "pack.upload.help": (
         "上传从本应用下载的课程包。包里的设置、分词器和模型会替换本次会话中的对应内容；"
         "包里没有的部分保持不变。"
     ),
-    "pack.ok": "课程包已打开：恢复了{parts}。打开任意页面即可继续上课。",
+    "pack.ok": "课程包已打开，已恢复：{parts}。打开任意页面即可继续上课。",
     "pack.bad": "无法把这个文件作为课程包打开，因此没有做任何改动：{reason}",
     "pack.err.too_big": "文件大于 {mb} MB（或解压后超过这个大小）。",
     "pack.err.not_zip": "它不是 zip 文件。",
