@@ -230,7 +230,10 @@ def _manifest(archive: zipfile.ZipFile, members: Mapping[str, zipfile.ZipInfo]) 
     return manifest
 
 
-def _tokenizer(archive, members, contents: dict, tmp: Path) -> TokenizerBundle | None:
+def _tokenizer(
+    archive: zipfile.ZipFile, members: Mapping[str, zipfile.ZipInfo], contents: dict, tmp: Path
+) -> TokenizerBundle | None:
+    """The pack's tokenizer with its Lab record, checked, or None when the pack has none."""
     info = contents.get("tokenizer")
     if not info:
         return None
