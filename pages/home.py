@@ -6,6 +6,7 @@ import streamlit as st
 
 from explorer_core.ui.i18n import t
 from explorer_core.ui.nav import PAGES
+from explorer_core.ui.pack import pack_section
 from explorer_core.ui.state import init, share_link
 
 # stage -> the page (by url path) that teaches it
@@ -35,4 +36,5 @@ for column, (stage, url_path) in zip(columns, STAGES, strict=True):
             st.page_link(spec.file, label=t("home.open"), icon=":material/arrow_forward:")
         else:
             st.caption(t("home.soon"))
+pack_section()  # download the session as one file, or restore one
 share_link(())  # the language is the only setting here
