@@ -157,3 +157,13 @@ def attention_quiz(
 
     grade = lambda choice: (int(quiz.grade_attention(question, choice)), 1)  # noqa: E731
     return _ask(page, qid, ask, grade, show)
+
+
+def draw_quiz(page: str, qid: str, tokens: Sequence[str], kinds: Sequence[int]) -> bool:
+    """The masking question for one draw (`mask_quiz`); True when there is nothing to ask."""
+    try:
+        question = quiz.mask_question(tokens, kinds)
+    except ValueError:
+        st.info(t("quiz.mask.nothing"), icon=":material/casino:")
+        return True
+    return mask_quiz(page, qid, question, tokens)
