@@ -27,6 +27,13 @@ def candidate_rows(tokenizer, k: int) -> list[tuple[str, str, int]]:
     ]
 
 
+def tiny_model(seed: int) -> BertModel:
+    """The house's odd-sized test config: vocab 99, hidden 32, 2 layers, 4 heads."""
+    config = BertConfig(vocab_size=99, hidden_size=32, num_hidden_layers=2,
+                        num_attention_heads=4, intermediate_size=37)  # fmt: skip
+    return BertModel(config, seed=seed).eval()
+
+
 # ---- which pair merges next? ---------------------------------------------------------------
 
 
@@ -137,8 +144,7 @@ def test_attention_question_argmax_ties_and_masked_keys():
 
 
 def test_attention_question_on_a_real_head_matches_numpy_argmax():
-    model = BertModel(BertConfig(vocab_size=99, hidden_size=32, num_hidden_layers=2,
-                                 num_attention_heads=4, intermediate_size=37), seed=3).eval()  # fmt: skip
+    model = tiny_model(seed=3)
     with torch.no_grad():
         out = model(torch.tensor([[2, 5, 7, 9, 11, 13, 3]]), output_attentions=True)
     weights = out.attentions[1][0, 2].numpy()  # layer 2, head 3: (T, T)
@@ -235,8 +241,7 @@ def test_shares_frame():
 
 
 def test_attention_json_holds_every_weight():
-    model = BertModel(BertConfig(vocab_size=99, hidden_size=32, num_hidden_layers=2,
-                                 num_attention_heads=4, intermediate_size=37), seed=1).eval()  # fmt: skip
+    model = tiny_model(seed=1)
     ids = torch.tensor([[2, 5, 7, 9, 0]])
     mask = torch.tensor([[1, 1, 1, 1, 0]])
     with torch.no_grad():
