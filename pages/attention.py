@@ -132,6 +132,8 @@ if view == "overview":
     )  # fmt: skip
     show_chart(fig, "attn.chart.overview")
     st.caption(t("attn.overview.caption", src=source_caption, n=shown))
+    views.all_weights_download(run.weights[row], tokens, enc.attention_mask[row], source.label,
+                               causal)  # fmt: skip
 elif view == "head" and not hidden:
     col_w, col_s = st.columns(2)
     title = t("attn.head.title", layer=layer, head=head)

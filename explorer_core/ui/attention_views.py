@@ -47,6 +47,16 @@ def head_question(
     return ask.attention_quiz(PAGE, f"{view}|q{query}", question, labels, weights[query])
 
 
+def all_weights_download(
+    run_weights: np.ndarray, tokens: Sequence[str], mask: Sequence[int], model: str, causal: bool,
+    container: Any = None,
+) -> None:  # fmt: skip
+    """Every weight of the shown sentence as JSON: `run_weights` is (L, H, T, T)."""
+    download_json(lambda: downloads.attention_record(run_weights, tokens, mask, model, causal),
+                  f"{export.file_stem('attention', model)}-all-weights", "attn.dl.all", container,
+                  label=t("attn.dl.all"))  # fmt: skip
+
+
 def head_downloads(
     run_weights: np.ndarray, weights: np.ndarray, cell: CellArithmetic, tokens: Sequence[str],
     mask: Sequence[int], model: str, causal: bool, where: dict[str, Any],
@@ -56,12 +66,9 @@ def head_downloads(
     `run_weights` is (L, H, T, T) for the shown sentence; `where` names layer and head (from 1).
     """
     labels = viz.token_labels(tokens)
-    stem = export.file_stem("attention", model)
-    head = f"{stem}-layer-{where['layer']}-head-{where['head']}"
+    head = export.file_stem("attention", model, "layer", where["layer"], "head", where["head"])
     cols = st.columns(3)
-    download_json(lambda: downloads.attention_record(run_weights, tokens, mask, model, causal),
-                  f"{stem}-all-weights", "attn.dl.all", cols[0],
-                  label=t("attn.dl.all"))  # fmt: skip
+    all_weights_download(run_weights, tokens, mask, model, causal, cols[0])
     download_csv(lambda: export.labelled_matrix(weights, labels, labels), head, "attn.dl.head",
                  cols[1], label=t("attn.dl.head"), index=True)  # fmt: skip
     columns = [t("attn.dot.dim"), "q", "k", "q × k"]
