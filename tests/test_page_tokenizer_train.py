@@ -219,6 +219,7 @@ def test_predict_the_next_merge_hides_the_candidates_then_grades():
     text = " ".join(m.value for m in at.markdown)
     assert f"It occurred {tokenizer.merges[5].count:,} times" in text and "1 of 1" in text
     assert len(at.dataframe) == 2  # the candidates are back
+    assert not at.radio and "tok.train.reveal" not in [b.key for b in at.button]  # graded once
     at.run()  # a rerun does not grade again
     assert at.session_state["quiz.score"]["tok.train"] == (1, 1)
     at.slider(key="tok.train.k").set_value(6).run()  # next step: a new question, wrong this time

@@ -52,10 +52,14 @@ def _ask(
     verdicts = st.session_state.setdefault(VERDICT_KEY, {})
     if done not in verdicts:
         digest = hashlib.sha1(qid.encode("utf-8")).hexdigest()[:10]
-        answer = ask(f"{page}.answer.{digest}")
-        if not st.button(t("quiz.reveal"), key=f"{page}.reveal", icon=":material/visibility:"):
+        slot = st.empty()  # the question's widgets, cleared once graded
+        with slot.container():
+            answer = ask(f"{page}.answer.{digest}")
+            reveal = st.button(t("quiz.reveal"), key=f"{page}.reveal", icon=":material/visibility:")
+        if not reveal:
             show_score(page)
             return False
+        slot.empty()
         right, asked = grade(answer)
         new_score, graded = quiz.record(
             st.session_state.get(SCORE_KEY, {}), st.session_state.get(GRADED_KEY, frozenset()),
