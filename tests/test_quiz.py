@@ -3,6 +3,7 @@ the files the three pages hand out (explorer_core.downloads), parsed back."""
 
 from __future__ import annotations
 
+import doctest
 import io
 import json
 import zipfile
@@ -25,6 +26,12 @@ def candidate_rows(tokenizer, k: int) -> list[tuple[str, str, int]]:
         (viz.piece(tokenizer, c.left), viz.piece(tokenizer, c.right), c.count)
         for c in tokenizer.candidates(k)
     ]
+
+
+def test_doctests():
+    """The worked examples in the docstrings hold."""
+    assert doctest.testmod(quiz).failed == 0
+    assert doctest.testmod(downloads).failed == 0
 
 
 def tiny_model(seed: int) -> BertModel:
