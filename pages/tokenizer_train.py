@@ -7,7 +7,7 @@ import streamlit as st
 from explorer_core.datasets import builtin_corpus
 from explorer_core.tokenization import ALGORITHMS
 from explorer_core.tokenization.base import VocabTooSmall
-from explorer_core.ui import lab_views
+from explorer_core.ui import lab_views, quiz
 from explorer_core.ui import tokenizer as lab
 from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
@@ -160,9 +160,8 @@ def replay(playing: bool) -> None:
         st.rerun()  # switch the fragment's timer on or off
     lab_views.keep_step_in_url(k, playing)
     show_probe(k, t("tok.train.segmented", k=k, total=total))
-    predicting = lab_views.ask.predict_toggle("tok.train")
-    shown = k >= total or lab_views.merge_question(tokenizer, k, f"{trained_algo}:{label}",
-                                                   predicting)  # fmt: skip
+    predicting = quiz.predict_toggle("tok.train")
+    shown = k >= total or lab_views.merge_question(tokenizer, k, predicting)
     if k < total and shown:
         st.subheader(t("tok.train.cands", rank=k + 1))
         st.dataframe(viz.candidate_frame(tokenizer, k).rename(columns=COLUMNS), hide_index=True)

@@ -56,13 +56,18 @@ def linked(keys: tuple[str, ...], slot: Any, defaults: dict[str, Any]) -> tuple:
     return (*keys, K_KEY), slot, {k: v for k, v in defaults.items() if k != K_KEY}
 
 
-def merge_question(tokenizer: Tokenizer, k: int, qid: str, predicting: bool) -> bool:
-    """Ask "which pair merges next?" at step k when predicting; True: show the answer views."""
+def merge_question(tokenizer: Tokenizer, k: int, predicting: bool) -> bool:
+    """Ask "which pair merges next?" at step k when predicting; True: show the answer views.
+
+    The question is named by its step and candidates: the same candidates (same corpus and
+    algorithm, any vocabulary size) are the same question, graded once.
+    """
     rows = [(viz.piece(tokenizer, c.left), viz.piece(tokenizer, c.right), c.count)
             for c in tokenizer.candidates(k)]  # fmt: skip
     if not predicting or len(rows) < 2:
         return True
-    return ask.merge_quiz(PAGE, f"{qid}:{k}", quiz.merge_question(rows, k))
+    question = quiz.merge_question(rows, k)
+    return ask.merge_quiz(PAGE, f"{tokenizer.algo}|{k}|{rows}", question)
 
 
 def merges_before(frame: pd.DataFrame, tokenizer: Tokenizer, k: int) -> pd.DataFrame:
