@@ -108,7 +108,7 @@ def test_predict_the_masking_hides_the_draw_then_grades_each_token():
     assert not at.get("plotly_chart") and not at.metric  # strip, counters, shares: hidden
     widgets = answer_widgets(at)
     assert widgets
-    positions = [int(w.label.split(" · ")[0]) for w in widgets]
+    positions = [int(w.label.split(":")[0].removeprefix("Position ")) for w in widgets]
     for widget in widgets:
         widget.set_value("mask")
     at.run()

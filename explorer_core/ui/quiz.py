@@ -113,7 +113,7 @@ def mask_quiz(page: str, qid: str, question: quiz.MaskQuestion, tokens: Sequence
     def ask(key: str) -> list[str | None]:
         return [
             st.segmented_control(
-                f"{pos} · {tok}",
+                t("quiz.mask.item", pos=pos, token=tok),
                 quiz.MASK_KINDS,
                 key=f"{key}.{pos}",
                 format_func=kind_name.__getitem__,

@@ -28,6 +28,7 @@ EN = {
         "This draw selected {n} tokens (highlighted; about 15% of the non-special tokens). For each, "
         "guess what BERT put in its place: [MASK], a random token, or the token itself."
     ),
+    "quiz.mask.item": "Position {pos}: {token}",
     "quiz.mask.nothing": "This draw selected no token, so there is nothing to predict: draw again.",
     "quiz.mask.first": "Asking about the first {n} of the {total} selected tokens.",
     "quiz.mask.lesson": (
@@ -73,6 +74,7 @@ ZH = {
         "这次抽样选中了 {n} 个词元（高亮显示，约占非特殊词元的 15%）。"
         "逐个猜一猜 BERT 把它换成了什么：[MASK]、随机词元，还是保持原样。"
     ),
+    "quiz.mask.item": "位置 {pos}：{token}",
     "quiz.mask.nothing": "这次抽样没有选中任何词元，没有可预测的内容：请重新抽样。",
     "quiz.mask.first": "只问被选中的 {total} 个词元中的前 {n} 个。",
     "quiz.mask.lesson": (
