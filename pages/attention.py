@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer_core.ui import attention_views as views
 from explorer_core.ui.attention import (
     SOURCES,
     SourceUnavailable,
@@ -26,13 +27,13 @@ DEFAULTS = {
     "attn.a": "The cat sat on the mat.", "attn.b": "It fell asleep in the sun.",
     "attn.batch": "The cat sat.\nA dog barked at the mailman all morning.\nHello!",
     "attn.causal": False, "attn.row": 0, "attn.layer": 1, "attn.head": 1,
-    "attn.query": 0, "attn.key": 0,
+    "attn.query": 0, "attn.key": 0, "attn.predict": False,
 }  # fmt: skip
 init(DEFAULTS)
 for key, codes in (("attn.source", SOURCES), ("attn.mode", MODES), ("attn.view", VIEWS)):
     url_synced(key, codes)  # translated labels: kept in the URL as codes
 LINKED = ("attn.source", "attn.mode", "attn.view", "attn.text", "attn.a", "attn.b",
-          "attn.causal", "attn.layer", "attn.head")  # fmt: skip
+          "attn.causal", "attn.layer", "attn.head", "attn.query", "attn.key")  # fmt: skip
 
 st.title(t("attn.title"))
 st.markdown(t("attn.intro"))
@@ -112,7 +113,13 @@ view = (
 )
 weights = run.weights[row, layer - 1, head - 1]  # (T, T)
 scores = run.scores[row, layer - 1, head - 1]  # (T, T)
-
+hidden = False  # predicting in the head view: the weights stay hidden until Reveal
+if view == "head":
+    query, key = views.pickers(labels)
+    this_head = f"{source.key}|{enc.input_ids[row]}|{enc.token_type_ids[row]}|{causal}|{layer}"
+    hidden = not views.head_question(
+        weights, run.allowed[row], labels, query, f"{this_head}|{head}"
+    )
 if view == "overview":
     shown = min(len(tokens), OVERVIEW_LIMIT)  # beyond this the small squares are unreadable
     if shown < len(tokens):
@@ -125,7 +132,9 @@ if view == "overview":
     )  # fmt: skip
     show_chart(fig, "attn.chart.overview")
     st.caption(t("attn.overview.caption", src=source_caption, n=shown))
-elif view == "head":
+    views.all_weights_download(run.weights[row], tokens, enc.attention_mask[row], source.label,
+                               causal)  # fmt: skip
+elif view == "head" and not hidden:
     col_w, col_s = st.columns(2)
     title = t("attn.head.title", layer=layer, head=head)
     show_chart(
@@ -140,13 +149,6 @@ elif view == "head":
     )  # fmt: skip
     st.caption(t("attn.head.caption", src=source_caption))
     st.subheader(t("attn.cell.title"))
-    for name in ("attn.query", "attn.key"):
-        st.session_state[name] = min(st.session_state[name], len(tokens) - 1)
-    col_q, col_k = st.columns(2)
-    query = col_q.selectbox(t("attn.query"), range(len(tokens)), key="attn.query",
-                            format_func=labels.__getitem__)  # fmt: skip
-    key = col_k.selectbox(t("attn.key"), range(len(tokens)), key="attn.key",
-                          format_func=labels.__getitem__)  # fmt: skip
     cell = explain(source, enc, row, causal, layer=layer - 1, head=head - 1, query=query, key=key)
     viz_cols = st.columns(5)
     for col, (name, value) in zip(viz_cols, viz.cell_steps(cell), strict=True):
@@ -164,7 +166,9 @@ elif view == "head":
     columns = [t("attn.dot.dim"), "q", "k", "q × k"]
     st.dataframe(viz.dot_product_frame(cell, columns), height=220, hide_index=True)
     st.caption(t("attn.cell.caption", d=cell.head_dim, src=source_caption))
-else:
+    views.head_downloads(run.weights[row], weights, cell, tokens, enc.attention_mask[row],
+                         source.label, causal, {"layer": layer, "head": head})  # fmt: skip
+elif view == "masks":
     allowed = run.allowed[row]
     show_chart(
         viz.allowed_figure(allowed, labels, title=t("attn.masks.title"),

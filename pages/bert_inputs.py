@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer_core import downloads
 from explorer_core.data import (
     IS_NEXT,
     lines_without_tab,
@@ -12,6 +13,7 @@ from explorer_core.data import (
     tutorial_example,
 )
 from explorer_core.pretrained import PretrainedUnavailable
+from explorer_core.ui import quiz
 from explorer_core.ui.attention import (
     corpus_pairs,
     minilm_tokenizer,
@@ -20,7 +22,7 @@ from explorer_core.ui.attention import (
     pair_layout,
     word_level_tokenizer,
 )
-from explorer_core.ui.export import show_chart
+from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound, init, share_link, url_synced
 from explorer_core.viz import attention as viz
@@ -34,7 +36,7 @@ DEFAULTS = {
     "inputs.pairs": "The cat sat on the mat.\tThen it fell asleep.\n"
                     "Rain fell all night.\tThe streets were wet in the morning.\n"
                     "She opened the book.\tThe first page was blank.",
-    "inputs.max_len": 24, "inputs.example": 0,
+    "inputs.max_len": 24, "inputs.example": 0, "inputs.predict": False,
 }  # fmt: skip
 init(DEFAULTS)
 url_synced("inputs.nsp_source", ("en", "zh", "own"))  # translated labels: kept as codes
@@ -59,13 +61,14 @@ text = st.text_input(t("inputs.text"), max_chars=3000, **bound("inputs.text", DE
 col_seed, col_button = st.columns([3, 1], vertical_alignment="bottom")
 seed = int(col_seed.number_input(t("inputs.seed"), 0, 1_000_000, **bound("inputs.seed", DEFAULTS)))
 col_button.button(t("inputs.reroll"), on_click=reroll, icon=":material/casino:")
+predicting = quiz.predict_toggle("inputs")  # hide this draw's outcome until Reveal
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 draw = mlm_draw(tokenizer, text, seed) if text.strip() else None
 if draw is None:
     st.warning(t("inputs.empty"))
 elif len(draw.ids) > LIMIT:
     st.error(t("inputs.too_long", n=len(draw.ids), limit=LIMIT))
-else:
+elif not predicting or quiz.draw_quiz("inputs", f"{seed}:{text}", draw.tokens, draw.kinds):
     names = [t(f"inputs.kind.{kind}") for kind in KINDS]
     fig = viz.kind_strip(
         draw.tokens,
@@ -82,6 +85,7 @@ else:
     columns = [t(f"inputs.col.{c}") for c in ("position", "token", "kind", "shown", "label")]
     frame = viz.mlm_frame(draw.tokens, draw.shown, draw.kinds, draw.labels, names, columns)
     st.dataframe(frame, hide_index=True, height=240)
+    download_csv(frame, f"mlm-draw-seed-{seed}", "inputs.dl.draw", label=t("inputs.dl.draw"))
     st.caption(t("inputs.strip.caption", seed=seed))
     st.markdown(t("inputs.why_specials"))
     st.markdown(t("inputs.where_loss"))
@@ -103,6 +107,8 @@ else:
             f"{100 * (shares[kind][-1] - EXPECTED[kind]):+.2f}",
             delta_color="off",
         )
+    download_csv(lambda: downloads.shares_frame(shares), f"mlm-shares-{draws}-draws-seed-{seed}",
+                 "inputs.dl.shares", label=t("inputs.dl.shares"))  # fmt: skip
     st.caption(t("inputs.draws.caption", draws=draws, n=len(draw.ids) - 2))  # fmt: skip
 
 st.header(t("inputs.nsp.head"))
@@ -131,8 +137,11 @@ max_len = col_l.slider(t("inputs.max_len"), 8, 64, **bound("inputs.max_len", DEF
 examples = make_nsp_examples(pairs, seed=nsp_seed)
 label_name = {0: t("inputs.nsp.is_next"), 1: t("inputs.nsp.not_next")}
 shown = examples[:12]
-st.dataframe(viz.nsp_frame(shown, label_name, [t("inputs.col.a"), t("inputs.col.b"),
-                                               t("inputs.col.nsp")]))  # fmt: skip
+nsp_columns = [t("inputs.col.a"), t("inputs.col.b"), t("inputs.col.nsp")]
+st.dataframe(viz.nsp_frame(shown, label_name, nsp_columns))
+download_csv(lambda: viz.nsp_frame(examples, label_name, nsp_columns),
+             f"nsp-pairs-{source}-seed-{nsp_seed}", "inputs.dl.nsp",
+             label=t("inputs.dl.nsp"))  # fmt: skip
 share = sum(ex.label for ex in examples) / len(examples)
 st.caption(t("inputs.nsp.caption", n=len(examples), share=f"{100 * share:.1f}", seed=nsp_seed))
 st.session_state["inputs.example"] = min(st.session_state["inputs.example"], len(shown) - 1)

@@ -7,6 +7,7 @@ import streamlit as st
 from explorer_core.datasets import builtin_corpus
 from explorer_core.tokenization import ALGORITHMS
 from explorer_core.tokenization.base import VocabTooSmall
+from explorer_core.ui import lab_views, quiz
 from explorer_core.ui import tokenizer as lab
 from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
@@ -35,12 +36,14 @@ DEFAULTS = {
     "tok.train.play": False,
     "tok.train.all": False,
     "tok.train.probe": t("tok.train.probe.default"),
+    "tok.train.predict": False,
 }
 init(DEFAULTS)
 for key, codes in (
     ("tok.train.source", SOURCES), ("tok.train.lang", LANGS), ("tok.train.algo", ALGORITHMS)
 ):  # fmt: skip
     url_synced(key, codes)  # translated labels: kept in the URL as codes
+from_link = lab_views.step_from_url()  # a link with ?tok.train.k= trains on opening (built-in)
 LINKED = ("tok.train.source", "tok.train.lang", "tok.train.algo", "tok.train.vocab",
           "tok.train.probe")  # fmt: skip
 
@@ -88,7 +91,10 @@ def corpus_text() -> tuple[str, str]:
     return lab.decode_upload(upload.getvalue()), upload.name
 
 
-if st.button(t("tok.train.go"), key="tok.train.go", type="primary", icon=":material/play_arrow:"):
+go = st.button(t("tok.train.go"), key="tok.train.go", type="primary", icon=":material/play_arrow:")
+auto = from_link and source == "builtin" and "tok.train.result" not in st.session_state
+if go or auto:
+    wanted_k = int(st.session_state["tok.train.k"])
     try:
         text, label = corpus_text()
         lab.check_vocab(algo, int(vocab))
@@ -106,7 +112,7 @@ if st.button(t("tok.train.go"), key="tok.train.go", type="primary", icon=":mater
         st.error(t("tok.train.err.train", detail=str(err)), icon=":material/error:")
     else:
         st.session_state["tok.train.result"] = (tokenizer, trace, algo, label)
-        st.session_state["tok.train.k"] = len(trace)
+        st.session_state["tok.train.k"] = len(trace) if go else min(wanted_k, len(trace))
         st.session_state["tok.train.play"] = False
         st.session_state[SHARED_TOKENIZER] = tokenizer
         st.session_state[SHARED_TOKENIZER_NAME] = t(
@@ -124,7 +130,7 @@ st.success(
     icon=":material/check_circle:",
 )
 probe = st.text_input(t("tok.train.probe"), max_chars=400, **bound("tok.train.probe", DEFAULTS))
-share_link(LINKED, link, DEFAULTS)
+share_link(*lab_views.linked(LINKED, link, DEFAULTS))
 COLUMNS = {k: t(f"tok.train.col.{k}") for k in ("rank", "place", "left", "right", "count")}
 COLUMNS |= {"new token": t("tok.train.col.new"), "id": t("tok.train.col.id")}
 COLUMNS |= {"behind": t("tok.train.col.behind")}
@@ -152,12 +158,15 @@ def replay(playing: bool) -> None:
     play.toggle(t("tok.train.play"), key="tok.train.play", disabled=not total)
     if st.session_state["tok.train.play"] != playing:
         st.rerun()  # switch the fragment's timer on or off
+    lab_views.keep_step_in_url(k, playing)
     show_probe(k, t("tok.train.segmented", k=k, total=total))
-    if k < total:
+    predicting = quiz.predict_toggle("tok.train")
+    shown = k >= total or lab_views.merge_question(tokenizer, k, predicting)
+    if k < total and shown:
         st.subheader(t("tok.train.cands", rank=k + 1))
         st.dataframe(viz.candidate_frame(tokenizer, k).rename(columns=COLUMNS), hide_index=True)
         st.caption(t("tok.train.cands.caption", rank=k + 1))
-    else:
+    elif k >= total:
         st.info(t("tok.train.cands.end", total=total), icon=":material/flag:")
     frame = viz.tokens_per_char_frame(tokenizer, k)
     labels = {s: t(f"tok.train.curve.{s}") for s in viz.SCRIPTS}
@@ -170,8 +179,11 @@ def replay(playing: bool) -> None:
     st.subheader(t("tok.train.merges"))
     show_all = st.toggle(t("tok.train.merges.all"), key="tok.train.all")
     merges = viz.merge_frame(tokenizer, around=None if show_all else k)
+    merges = merges if shown else lab_views.merges_before(merges, tokenizer, k)
     st.dataframe(merges.rename(columns=COLUMNS), hide_index=True, height=320)
     st.caption(t("tok.train.merges.caption"))
+    if shown:
+        lab_views.lab_downloads(tokenizer, trace, trained_algo)
 
 
 if viz.is_replayable(tokenizer):
@@ -184,3 +196,4 @@ else:
     names = {c: t(f"tok.trace.col.{c}") for c in trace_table.columns}
     st.dataframe(trace_table.rename(columns=names), hide_index=True, height=360)
     st.caption(t("tok.train.trace.caption", algo=algo_name, steps=len(trace)))
+    lab_views.lab_downloads(tokenizer, trace, trained_algo)

@@ -150,3 +150,44 @@ def test_long_input_overview_is_cut_to_the_first_64_tokens():
     assert not at.exception and "first 64" in at.info[0].value
     grid = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert len(plot_array(grid["data"][0]["z"])) == 6 * 65 - 1  # 6 layers of 64 rows, 5 gaps
+
+
+# ---- predict, then reveal; downloads -------------------------------------------------------
+
+
+def answer_box(at):
+    (box,) = [s for s in at.selectbox if s.key.startswith("attn.answer.")]
+    return box
+
+
+def test_predict_the_most_attended_token_hides_the_head_then_grades():
+    """Layer 2, head 3, query "cat": while unanswered no heatmap, score chart, row chart or cell
+    numbers; the options are the sentence's tokens; Reveal grades against the argmax of the row
+    the heatmap then shows."""
+    at = app_test(PAGE, state={"attn.predict": True, "attn.layer": 2, "attn.head": 3})
+    at.selectbox("attn.query").set_value(2).run()
+    assert not at.exception
+    assert not at.get("plotly_chart") and not at.metric and not at.get("download_button")
+    box = answer_box(at)
+    assert box.options[:3] == ["0 · [CLS]", "1 · the", "2 · cat"] and len(box.options) >= 10
+    box.set_value(0).run()
+    at.button(key="attn.reveal").click().run()
+    assert not at.exception
+    row = z_of(figures(at)[0])[2]  # the heatmap is back: query 2's weights
+    best = max(range(len(row)), key=row.__getitem__)
+    right = int(best == 0)
+    assert at.session_state["quiz.score"]["attn"] == (right, 1)
+    text = " ".join(m.value for m in at.markdown)
+    assert f"{row[best]:.3f}" in text and f"weight {row[0]:.3f}" in text
+    assert len(at.get("download_button")) == 3
+    at.selectbox("attn.key").set_value(4).run()  # another key: the same question, no new grade
+    assert at.session_state["quiz.score"]["attn"] == (right, 1) and figures(at)
+    at.selectbox("attn.query").set_value(3).run()  # another query: a new question
+    assert not at.get("plotly_chart") and answer_box(at)
+    answer_box(at).set_value(best).run()
+    at.session_state["lang"] = "zh"  # the last run (AppTest formats options in English)
+    at.button(key="attn.reveal").click().run()
+    assert not at.exception
+    assert any(s.value == "预测注意力" for s in at.subheader)
+    assert "本次会话得分" in " ".join(m.value for m in at.markdown)
+    assert at.session_state["quiz.score"]["attn"][1] == 2

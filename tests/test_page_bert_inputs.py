@@ -90,3 +90,79 @@ def test_empty_and_too_long_sentences():
     assert not at.exception and "empty" in at.warning[0].value
     at.text_input("inputs.text").input("word " * 520).run()
     assert not at.exception and "at most 512" in at.error[0].value
+
+
+# ---- predict, then reveal ------------------------------------------------------------------
+
+
+def answer_widgets(at) -> list:
+    return [w for w in at.get("button_group") if w.key.startswith("inputs.answer.")]
+
+
+def test_predict_the_masking_hides_the_draw_then_grades_each_token():
+    """Seed 0 on the default sentence: the page shows which tokens were selected, not their fate;
+    the strip, the counters and the draw table stay hidden until Reveal. Guessing [MASK]
+    everywhere scores exactly the draw's number of [MASK] among the asked tokens."""
+    at = app_test(PAGE, state={"inputs.predict": True, "inputs.seed": 0})
+    assert not at.exception
+    assert not at.get("plotly_chart") and not at.metric  # strip, counters, shares: hidden
+    widgets = answer_widgets(at)
+    assert widgets
+    positions = [int(w.label.split(":")[0].removeprefix("Position ")) for w in widgets]
+    for widget in widgets:
+        widget.set_value("mask")
+    at.run()
+    at.button(key="inputs.reveal").click().run()
+    assert not at.exception
+    strip = figures(at)[0]["data"][0]
+    kinds = plot_array(strip["z"])[0]  # the real draw, now shown
+    asked = [kinds[p] for p in positions]
+    assert asked and all(k in (1, 2, 3) for k in asked)
+    assert sorted(positions) == [i for i, k in enumerate(kinds) if k in (1, 2, 3)][: len(asked)]
+    right = asked.count(1)
+    assert at.session_state["quiz.score"]["inputs"] == (right, len(asked))
+    verdict = at.dataframe[0].value  # position, token, your guess, what happened, right?
+    assert verdict.iloc[:, 0].tolist() == positions
+    assert verdict.iloc[:, 4].tolist().count("✓") == right
+    text = " ".join(m.value for m in at.markdown)
+    assert f"would have scored {right} of {len(asked)}" in text and "80%" in text
+    at.run()  # a second run does not grade again
+    assert at.session_state["quiz.score"]["inputs"] == (right, len(asked))
+    at.session_state["inputs.seed"] = 1  # a new draw, a new question, the draw hidden again
+    at.run()
+    assert not at.get("plotly_chart") and answer_widgets(at)
+
+
+def test_predict_the_masking_in_chinese():
+    at = app_test(PAGE, state={"inputs.predict": True, "inputs.seed": 0})
+    for widget in answer_widgets(at):
+        widget.set_value("keep")
+    at.run()
+    at.session_state["lang"] = "zh"  # the last run: AppTest formats options in English
+    at.button(key="inputs.reveal").click().run()
+    assert not at.exception
+    assert any(s.value == "预测掩码（mask）" for s in at.subheader)
+    text = " ".join(m.value for m in at.markdown)
+    assert "如果每次都猜 [MASK]" in text and "本次会话得分" in text
+    assert "保持原样" in at.dataframe[0].value.iloc[:, 2].tolist()
+
+
+def test_a_draw_without_selected_tokens_asks_nothing():
+    """One short word: with this seed nothing is selected, so there is nothing to predict."""
+    seed = next(s for s in range(200) if not selected("Hi", s))
+    at = app_test(PAGE, state={"inputs.predict": True, "inputs.text": "Hi", "inputs.seed": seed})
+    assert not at.exception
+    assert "nothing to predict" in at.info[0].value
+    assert figures(at)  # the draw is shown right away
+
+
+def selected(text: str, seed: int) -> bool:
+    from explorer_core.ui.attention import minilm_tokenizer, mlm_draw
+
+    return any(k in (1, 2, 3) for k in mlm_draw(minilm_tokenizer(), text, seed).kinds)
+
+
+def test_downloads_are_offered(page):
+    page.session_state["inputs.predict"] = False
+    page.run()
+    assert len(page.get("download_button")) == 3  # the draw, the shares, the NSP pairs

@@ -14,6 +14,7 @@ from explorer_core.tokenization.base import VocabTooSmall
 from explorer_core.tokenization.byte_bpe import ByteBPETokenizer
 from explorer_core.ui import tokenizer as lab
 from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
+from explorer_core.viz import tokenizer as viz
 from tests.conftest import app_test
 
 PAGE = "pages/tokenizer_train.py"
@@ -181,3 +182,76 @@ def test_chinese_page_texts():
     at = app_test(PAGE, state={"lang": "zh"})
     assert not at.exception
     assert at.title[0].value == "训练分词器"
+
+
+# ---- predict, then reveal; downloads -------------------------------------------------------
+
+
+def radio_of(at, prefix: str):
+    (radio,) = [r for r in at.radio if r.key.startswith(prefix)]
+    return radio
+
+
+def winner_text(tokenizer, k: int) -> str:
+    merge = tokenizer.merges[k]
+    return f"{viz.piece(tokenizer, merge.left)} + {viz.piece(tokenizer, merge.right)}"
+
+
+def test_predict_the_next_merge_hides_the_candidates_then_grades():
+    """At k = 5, "Predict first" hides "Why merge 6 won" and every merge from 6 on; the options are
+    the 5 candidate pairs without counts; Reveal grades, shows the count and keeps the score."""
+    at = train(vocab=300, lang="mixed")
+    at.slider(key="tok.train.k").set_value(5).run()
+    tokenizer = at.session_state[SHARED_TOKENIZER]
+    assert len(at.dataframe) == 2  # candidates and merge list
+    at.toggle(key="tok.train.predict").set_value(True).run()
+    assert not at.exception
+    assert len(at.dataframe) == 1  # only the merge list, cut before merge 6
+    assert at.dataframe[0].value.iloc[:, 0].max() < tokenizer.merges[5].rank
+    assert not at.get("download_button")  # merges.txt would give the answer away
+    radio = radio_of(at, "tok.train.answer.")
+    assert len(radio.options) == 5 and winner_text(tokenizer, 5) in radio.options
+    assert not any(str(c.count) in " ".join(radio.options) for c in tokenizer.candidates(5))
+    radio.set_value(radio.options.index(winner_text(tokenizer, 5))).run()
+    at.button(key="tok.train.reveal").click().run()
+    assert not at.exception
+    assert at.session_state["quiz.score"]["tok.train"] == (1, 1)
+    text = " ".join(m.value for m in at.markdown)
+    assert f"It occurred {tokenizer.merges[5].count:,} times" in text and "1 of 1" in text
+    assert len(at.dataframe) == 2  # the candidates are back
+    assert not at.radio and "tok.train.reveal" not in [b.key for b in at.button]  # graded once
+    at.run()  # a rerun does not grade again
+    assert at.session_state["quiz.score"]["tok.train"] == (1, 1)
+    at.slider(key="tok.train.k").set_value(6).run()  # next step: a new question, wrong this time
+    radio = radio_of(at, "tok.train.answer.")
+    wrong = next(i for i, o in enumerate(radio.options) if o != winner_text(tokenizer, 6))
+    radio.set_value(wrong).run()
+    at.button(key="tok.train.reveal").click().run()
+    assert at.session_state["quiz.score"]["tok.train"] == (1, 2)
+    assert "Not quite" in at.warning[0].value
+
+
+def test_predict_the_next_merge_in_chinese():
+    """# subtle: AppTest formats option widgets with the page's format_func outside a run (in
+    English), so the Chinese run is the last one: answer in English, reveal in Chinese."""
+    at = train(vocab=300, lang="mixed")
+    tokenizer = at.session_state[SHARED_TOKENIZER]
+    at.slider(key="tok.train.k").set_value(3).run()
+    at.toggle(key="tok.train.predict").set_value(True).run()
+    radio = radio_of(at, "tok.train.answer.")
+    radio.set_value(radio.options.index(winner_text(tokenizer, 3))).run()
+    at.session_state["lang"] = "zh"
+    at.button(key="tok.train.reveal").click().run()
+    assert not at.exception
+    assert at.subheader[1].value == "预测第 4 次合并"
+    assert at.success[-1].value == "答对了：1 题中对了 1 题。"
+    text = " ".join(m.value for m in at.markdown)
+    assert f"出现了 {tokenizer.merges[3].count:,} 次" in text and "1 题中答对 1 题" in text
+
+
+def test_lab_downloads_build_files():
+    """The buttons exist after training; the bytes come from explorer_core.downloads (tested in
+    tests/test_quiz.py)."""
+    at = train(vocab=300)
+    keys = {b.proto.id for b in at.get("download_button")}
+    assert len(keys) == 5  # vocab, merge table, merges.txt, curve, zip

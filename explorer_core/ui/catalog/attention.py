@@ -251,3 +251,14 @@ ZH = {
         "（Jain & Wallace 2019；Wiegreffe & Pinter 2019）。"
     ),
 }
+
+EN |= {
+    "attn.dl.all": "Every weight (JSON)",
+    "attn.dl.head": "This head (CSV)",
+    "attn.dl.cell": "This dot product (CSV)",
+}
+ZH |= {
+    "attn.dl.all": "全部权重（JSON）",
+    "attn.dl.head": "这个注意力头（CSV）",
+    "attn.dl.cell": "这次点积（CSV）",
+}

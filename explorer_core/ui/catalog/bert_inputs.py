@@ -260,3 +260,14 @@ ZH = {
     "inputs.conv.vocab.bert": "WordPiece 子词（30,522 个）",
     "inputs.conv.vocab.tut": "整词",
 }
+
+EN |= {
+    "inputs.dl.draw": "This draw (CSV)",
+    "inputs.dl.shares": "Shares per draw (CSV)",
+    "inputs.dl.nsp": "All NSP pairs (CSV)",
+}
+ZH |= {
+    "inputs.dl.draw": "本次抽样（CSV）",
+    "inputs.dl.shares": "每次抽样后的占比（CSV）",
+    "inputs.dl.nsp": "全部 NSP 句对（CSV）",
+}

@@ -205,3 +205,26 @@ ZH = {
     ),
     "tok.train.final": "用训练好的词表切分探针句子",
 }
+
+EN |= {
+    "tok.train.dl.vocab": "Vocabulary (JSON)",
+    "tok.train.dl.table": "Merge table (CSV)",
+    "tok.train.dl.merges": "merges.txt",
+    "tok.train.dl.curve": "Tokens per character (CSV)",
+    "tok.train.dl.zip": "Tokenizer folder (zip)",
+    "tok.train.dl.zip.help": (
+        "What the project saves for a tokenizer: its own JSON and a Hugging Face tokenizer.json "
+        "that the `tokenizers` library loads with Tokenizer.from_file."
+    ),
+}
+ZH |= {
+    "tok.train.dl.vocab": "词表（JSON）",
+    "tok.train.dl.table": "合并表（CSV）",
+    "tok.train.dl.merges": "merges.txt",
+    "tok.train.dl.curve": "每字符词元数（CSV）",
+    "tok.train.dl.zip": "分词器文件夹（zip）",
+    "tok.train.dl.zip.help": (
+        "本项目保存分词器时写出的文件：项目自己的 JSON，以及 Hugging Face 的 tokenizer.json，"
+        "可用 `tokenizers` 库的 Tokenizer.from_file 加载。"
+    ),
+}
