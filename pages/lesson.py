@@ -1,0 +1,259 @@
+"""Guided lesson: one sentence followed through real MiniLM, one concept per screen, with Previous
+and Next. text → bytes → tokens → ids → one-hot → vector → + position → attention → pooled → cosine.
+Each screen links to the page that teaches its step in detail."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from explorer_core import lesson as core
+from explorer_core.embeddings import layer_norm_trace
+from explorer_core.pretrained import PretrainedUnavailable
+from explorer_core.ui import lesson as data
+from explorer_core.ui.embedding import pair_components, pick_token
+from explorer_core.ui.export import show_chart
+from explorer_core.ui.i18n import CATALOGUE, t
+from explorer_core.ui.nav import PAGES
+from explorer_core.ui.state import bound, init, share_link
+from explorer_core.viz import attention as viz_attn
+from explorer_core.viz import embedding as viz_emb
+from explorer_core.viz import lesson as viz
+from explorer_core.viz.training import neighbours_figure
+
+TOTAL = len(core.STEPS)
+SENTENCES = ("text", "other", "third")  # lesson.<name>, defaults from lesson.default_<name>
+DEEPER = {  # step -> url path of the page that teaches it (see pages/home.py STAGES)
+    "text": "text-to-ids", "bytes": "text-to-ids", "tokens": "text-to-ids", "ids": "text-to-ids",
+    "onehot": "token-embeddings", "vector": "token-embeddings", "position": "embedding-sum",
+    "attention": "attention", "pooled": "similarity", "cosine": "similarity",
+}  # fmt: skip
+STAGES = ("token", "position", "segment", "sum", "output")  # as on the Embedding sum page
+VECTOR_DIMS, STAGE_DIMS, POOL_DIMS = 32, 10, 10  # numbers shown: readable on a projector
+DEFAULTS = {
+    "lesson.step": 1, "lesson.token": 2, "lesson.layer": 3, "lesson.head": 1,
+    **{f"lesson.{name}": t(f"lesson.default_{name}") for name in SENTENCES},
+}  # fmt: skip
+
+
+def follow_language() -> None:
+    """A sentence still at another language's default switches to this language's default."""
+    for name in SENTENCES:
+        key = f"lesson.{name}"
+        others = {CATALOGUE[lang][f"lesson.default_{name}"] for lang in CATALOGUE}
+        if st.session_state.get(key) in others - {DEFAULTS[key]}:
+            st.session_state[key] = DEFAULTS[key]
+
+
+init(DEFAULTS)
+follow_language()
+LINKED = ("lesson.step", "lesson.text", "lesson.other", "lesson.third", "lesson.layer",
+          "lesson.head")  # fmt: skip
+
+
+def move(delta: int) -> None:
+    step = int(st.session_state.get("lesson.step") or 1)
+    st.session_state["lesson.step"] = min(max(step + delta, 1), TOTAL)
+
+
+def deeper(name: str, where) -> None:  # noqa: ANN001 - a column
+    spec = next(p for p in PAGES if p.url_path == DEEPER[name])
+    label = t("lesson.deeper", page=t(spec.title))
+    try:
+        where.page_link(spec.file, label=label, icon=":material/arrow_forward:")
+    except StreamlitAPIException:  # the page runs alone (tests): no navigation to link into
+        where.markdown(f"→ {label}")
+
+
+def table(frame, where) -> None:  # noqa: ANN001 - a DataFrame and a column
+    """A table with translated column names (dimension columns d0, d1, ... stay as they are)."""
+    names = {c: t(f"lesson.col.{c}") for c in frame.columns if f"lesson.col.{c}" in CATALOGUE["en"]}
+    named = frame.rename(columns=names)
+    where.dataframe(named, hide_index=True, height=min(360, 35 * len(frame) + 38))
+
+
+# ---- the frame of every screen ----------------------------------------------------------------
+st.title(t("lesson.title"))
+with st.expander(t("lesson.sentences", text=st.session_state["lesson.text"][:60])):
+    text = st.text_input(t("lesson.text"), max_chars=3000, **bound("lesson.text", DEFAULTS))
+    other = st.text_input(t("lesson.other"), max_chars=3000, **bound("lesson.other", DEFAULTS))
+    third = st.text_input(t("lesson.third"), max_chars=3000, **bound("lesson.third", DEFAULTS))
+back_col, jump_col, next_col = st.columns([1, 4, 1], vertical_alignment="bottom")
+step = jump_col.segmented_control(
+    t("lesson.jump"), list(range(1, TOTAL + 1)), key="lesson.step", bind="query-params",
+    default=DEFAULTS["lesson.step"], required=True,
+) or 1  # fmt: skip
+back_col.button(t("lesson.prev"), icon=":material/arrow_back:", key="lesson.prev",
+                on_click=move, args=(-1,), disabled=step <= 1, width="stretch")  # fmt: skip
+next_col.button(t("lesson.next"), icon=":material/arrow_forward:", key="lesson.next",
+                on_click=move, args=(1,), disabled=step >= TOTAL, width="stretch")  # fmt: skip
+name = core.STEPS[step - 1]
+st.progress(step / TOTAL, text=t("lesson.progress", step=step, total=TOTAL,
+                                  name=t(f"lesson.step.{name}")))  # fmt: skip
+link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
+
+if not text.strip():
+    st.warning(t("lesson.empty"))
+    st.stop()
+try:
+    data.ready()
+except (ImportError, PretrainedUnavailable):
+    st.warning(t("lesson.no_model"))
+    st.stop()
+row = data.tokens(text)
+limit = data.embeddings().config.max_position_embeddings
+if len(row.ids) > limit:
+    if step >= core.POSITION_STEP:
+        st.error(t("lesson.too_long", n=len(row.ids), limit=limit))
+        st.stop()
+    st.warning(t("lesson.too_long", n=len(row.ids), limit=limit))
+left, right = st.columns([2, 3], gap="large")
+left.markdown(t(f"lesson.{name}.body"))
+deeper(name, left)
+source = t("lesson.source")
+
+
+# ---- one concept per screen --------------------------------------------------------------------
+if name == "text":
+    chars = core.char_frame(text)
+    left.metric(t("lesson.text.metric"), len(chars))
+    table(chars[["position", "char", "code_point", "decimal"]], right)
+    right.caption(t("lesson.text.caption", n=len(chars), distinct=chars["char"].nunique()))
+elif name == "bytes":
+    raw = core.byte_frame(text)
+    left.metric(t("lesson.bytes.metric"), len(raw))
+    table(raw, right)
+    right.caption(t("lesson.bytes.caption", chars=len(text), bytes=len(raw)))
+elif name in ("tokens", "ids"):
+    right.html(viz.chips_html(row.tokens, row.kinds, row.ids if name == "ids" else None))
+    frame = core.token_frame(row)
+    frame["kind"] = [t(f"lesson.kind.{kind}") for kind in frame["kind"]]
+    columns = ["position", "token", "covers", "kind"] if name == "tokens" else [
+        "position", "token", "id"]  # fmt: skip
+    table(frame[columns], right)
+    if name == "tokens" and row.unknown:
+        right.info(t("lesson.tokens.unknown", n=row.unknown, total=len(row.tokens)))
+    right.caption(t(f"lesson.{name}.caption", n=len(row.tokens)) + " " + source)
+elif name in ("onehot", "vector", "position"):
+    with left:
+        pick = pick_token("lesson.token", t("lesson.token"), [str(s) for s in row.tokens])
+    token, token_id = row.tokens[pick], row.ids[pick]
+    embeddings = data.embeddings()
+    weight = embeddings.word_embeddings.weight
+    if name == "onehot":
+        hot = core.one_hot_step(weight, token_id)
+        fig = viz.one_hot_figure(
+            token_id, hot.vocab_size, token, title=t("lesson.onehot.title", token=token,
+            vocab=hot.vocab_size), x_title=t("lesson.axis.vocab"), y_title=t("lesson.axis.value"),
+        )  # fmt: skip
+        show_chart(fig, "lesson.chart.onehot", right)
+        left.metric(t("lesson.onehot.gap"), f"{hot.max_gap:g}")
+        labels = data.vocab_labels()
+        window = viz_emb.one_hot_window(weight, token_id, labels, radius=2, dims=4)
+        table(window.round(4), right)
+        lo, hi = int(window["row"].min()), int(window["row"].max())
+        right.caption(t("lesson.onehot.caption", id=token_id, lo=lo, hi=hi, dims=4,
+                        gap=f"{hot.max_gap:g}") + " " + source)  # fmt: skip
+    elif name == "vector":
+        vector = weight[token_id].detach().double().numpy()
+        fig = viz_emb.vector_bar(
+            vector[:VECTOR_DIMS], title=t("lesson.vector.title", token=token, id=token_id,
+            dims=VECTOR_DIMS, hidden=len(vector)), x_title=t("lesson.axis.dim"),
+            y_title=t("lesson.axis.value"),
+        )  # fmt: skip
+        show_chart(fig, "lesson.chart.vector", right)
+        norm = float((vector**2).sum() ** 0.5)
+        right.caption(t("lesson.vector.caption", id=token_id, norm=norm) + " " + source)
+    else:
+        parts = pair_components(embeddings, list(row.ids), [0] * len(row.ids))
+        stage_names = {stage: t(f"emb.sum.stage.{stage}") for stage in STAGES}
+        fig = viz_emb.stage_figure(
+            parts, pick, stage_names, STAGE_DIMS,
+            title=t("lesson.position.title", token=token, pos=pick),
+            x_title=t("lesson.axis.dim"), y_title=t("lesson.axis.stage"),
+            value_title=t("lesson.axis.value"),
+        )  # fmt: skip
+        show_chart(fig, "lesson.chart.position", right)
+        trace = layer_norm_trace(parts["sum"][0, pick], embeddings.LayerNorm)
+        hidden = parts["sum"].shape[-1]
+        numbers = {"mean": float(trace["mean"]), "std": float(trace["std"])}
+        caption = t("lesson.position.caption", dims=STAGE_DIMS, hidden=hidden, **numbers)
+        right.caption(caption + " " + source)
+elif name == "attention":
+    run = data.sentence_run(row.ids)
+    layers, heads = run.attentions.shape[:2]
+    pick_layer, pick_head = left.columns(2)
+    layer = pick_layer.selectbox(
+        t("lesson.layer"),
+        range(1, layers + 1),
+        **bound("lesson.layer", DEFAULTS, options=range(1, layers + 1)),
+    )
+    head = pick_head.selectbox(
+        t("lesson.head"),
+        range(1, heads + 1),
+        **bound("lesson.head", DEFAULTS, options=range(1, heads + 1)),
+    )
+    weights = run.attentions[layer - 1, head - 1]  # (T, T)
+    fig = viz_attn.head_figure(
+        weights, viz_attn.token_labels(row.tokens),
+        title=t("lesson.attention.title", layer=layer, head=head),
+        query_title=t("lesson.axis.query"), key_title=t("lesson.axis.key"),
+        value_title=t("lesson.axis.weight"),
+    )  # fmt: skip
+    show_chart(fig, "lesson.chart.attention", right)
+    query = min(1, len(row.tokens) - 1)
+    best = int(weights[query].argmax())
+    right.caption(
+        t(
+            "lesson.attention.caption",
+            layer=layer,
+            head=head,
+            query=row.tokens[query],
+            read=row.tokens[best],
+            weight=float(weights[query, best]),
+        )
+        + " "
+        + source
+    )
+elif name == "pooled":
+    run = data.sentence_run(row.ids)
+    rows = core.pooling_rows(run, row.tokens, POOL_DIMS)
+    rows.index = [*rows.index[:-2], t("lesson.pooled.mean"), t("lesson.pooled.unit")]
+    hidden = run.vector.shape[0]
+    left.metric(t("lesson.pooled.length"), f"{run.length:.3f}")
+    fig = viz.pooling_figure(
+        rows, title=t("lesson.pooled.title", dims=POOL_DIMS, hidden=hidden),
+        x_title=t("lesson.axis.dim"), y_title=t("lesson.axis.row"),
+        value_title=t("lesson.axis.value"),
+    )  # fmt: skip
+    show_chart(fig, "lesson.chart.pooled", right)
+    right.caption(t("lesson.pooled.caption", n=len(row.tokens), norm=run.length, hidden=hidden)
+                  + " " + source)  # fmt: skip
+else:  # cosine
+    if not other.strip():
+        st.warning(t("lesson.other_empty"))
+        share_link(LINKED, link, DEFAULTS)
+        st.stop()
+    compared = [s for s in (other, third) if s.strip()]
+    rows = [data.tokens(s) for s in compared]
+    if any(len(r.ids) > limit for r in rows):
+        st.error(t("lesson.too_long", n=max(len(r.ids) for r in rows), limit=limit))
+        st.stop()
+    mine = data.sentence_run(row.ids).mean
+    parts = [core.cosine_parts(mine, data.sentence_run(r.ids).mean) for r in rows]
+    first = parts[0]
+    left.metric(t("lesson.cosine.metric"), f"{first.cosine:.3f}")
+    left.latex(
+        r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert \, \lVert v \rVert} = "
+        rf"\frac{{{first.dot:.3f}}}{{{first.norm_u:.3f} \times {first.norm_v:.3f}}}"
+        rf" = {first.cosine:.3f}"
+    )
+    fig = neighbours_figure(
+        compared, [p.cosine for p in parts], title=t("lesson.cosine.title"),
+        x_title=t("lesson.axis.cosine"), y_title=t("lesson.axis.sentence"),
+    )  # fmt: skip
+    show_chart(fig, "lesson.chart.cosine", right)
+    if any(r.unknown * 3 > r.content for r in (row, *rows)):
+        right.info(t("lesson.cosine.unknown"))
+    right.caption(t("lesson.cosine.caption") + " " + source)
+share_link(LINKED, link, DEFAULTS)
