@@ -19,7 +19,6 @@ from explorer_core.ui.state import bound, init, share_link
 from explorer_core.viz import attention as viz_attn
 from explorer_core.viz import embedding as viz_emb
 from explorer_core.viz import lesson as viz
-from explorer_core.viz.training import neighbours_figure
 
 TOTAL = len(core.STEPS)
 SENTENCES = ("text", "other", "third")  # lesson.<name>, defaults from lesson.default_<name>
@@ -29,9 +28,9 @@ DEEPER = {  # step -> url path of the page that teaches it (see pages/home.py ST
     "attention": "attention", "pooled": "similarity", "cosine": "similarity",
 }  # fmt: skip
 STAGES = ("token", "position", "segment", "sum", "output")  # as on the Embedding sum page
-VECTOR_DIMS, STAGE_DIMS, POOL_DIMS = 32, 10, 10  # numbers shown: readable on a projector
+VECTOR_DIMS, STAGE_DIMS, POOL_DIMS = 32, 8, 8  # numbers shown: readable on a projector
 DEFAULTS = {
-    "lesson.step": 1, "lesson.token": 2, "lesson.layer": 3, "lesson.head": 1,
+    "lesson.step": 1, "lesson.token": 2, "lesson.layer": 1, "lesson.head": 3,  # previous-token
     **{f"lesson.{name}": t(f"lesson.default_{name}") for name in SENTENCES},
 }  # fmt: skip
 
@@ -72,42 +71,44 @@ def table(frame, where) -> None:  # noqa: ANN001 - a DataFrame and a column
     where.dataframe(named, hide_index=True, height=min(360, 35 * len(frame) + 38))
 
 
-# ---- the frame of every screen ----------------------------------------------------------------
-st.title(t("lesson.title"))
-with st.expander(t("lesson.sentences", text=st.session_state["lesson.text"][:60])):
+# ---- the frame of every screen: step title, Previous / steps / Next, the screen, the sentences
+title = st.empty()
+nav, body, footer = st.container(), st.container(), st.container()
+with footer.expander(t("lesson.sentences", text=st.session_state["lesson.text"][:60])):
     text = st.text_input(t("lesson.text"), max_chars=3000, **bound("lesson.text", DEFAULTS))
     other = st.text_input(t("lesson.other"), max_chars=3000, **bound("lesson.other", DEFAULTS))
     third = st.text_input(t("lesson.third"), max_chars=3000, **bound("lesson.third", DEFAULTS))
-back_col, jump_col, next_col = st.columns([1, 4, 1], vertical_alignment="bottom")
+back_col, jump_col, next_col = nav.columns([1, 4, 1], vertical_alignment="center")
 step = jump_col.segmented_control(
     t("lesson.jump"), list(range(1, TOTAL + 1)), key="lesson.step", bind="query-params",
-    default=DEFAULTS["lesson.step"], required=True,
+    default=DEFAULTS["lesson.step"], required=True, label_visibility="collapsed",
+    help=t("lesson.jump"),
 ) or 1  # fmt: skip
 back_col.button(t("lesson.prev"), icon=":material/arrow_back:", key="lesson.prev",
                 on_click=move, args=(-1,), disabled=step <= 1, width="stretch")  # fmt: skip
 next_col.button(t("lesson.next"), icon=":material/arrow_forward:", key="lesson.next",
                 on_click=move, args=(1,), disabled=step >= TOTAL, width="stretch")  # fmt: skip
 name = core.STEPS[step - 1]
-st.progress(step / TOTAL, text=t("lesson.progress", step=step, total=TOTAL,
-                                  name=t(f"lesson.step.{name}")))  # fmt: skip
+title.title(t("lesson.progress", step=step, total=TOTAL, name=t(f"lesson.step.{name}")))
+nav.progress(step / TOTAL)
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 
 if not text.strip():
-    st.warning(t("lesson.empty"))
+    body.warning(t("lesson.empty"))
     st.stop()
 try:
     data.ready()
 except (ImportError, PretrainedUnavailable):
-    st.warning(t("lesson.no_model"))
+    body.warning(t("lesson.no_model"))
     st.stop()
 row = data.tokens(text)
 limit = data.embeddings().config.max_position_embeddings
 if len(row.ids) > limit:
     if step >= core.POSITION_STEP:
-        st.error(t("lesson.too_long", n=len(row.ids), limit=limit))
+        body.error(t("lesson.too_long", n=len(row.ids), limit=limit))
         st.stop()
-    st.warning(t("lesson.too_long", n=len(row.ids), limit=limit))
-left, right = st.columns([2, 3], gap="large")
+    body.warning(t("lesson.too_long", n=len(row.ids), limit=limit))
+left, right = body.columns([2, 3], gap="large")
 left.markdown(t(f"lesson.{name}.body"))
 deeper(name, left)
 source = t("lesson.source")
@@ -126,13 +127,13 @@ elif name == "bytes":
     right.caption(t("lesson.bytes.caption", chars=len(text), bytes=len(raw)))
 elif name in ("tokens", "ids"):
     right.html(viz.chips_html(row.tokens, row.kinds, row.ids if name == "ids" else None))
+    if name == "tokens" and row.unknown:
+        right.info(t("lesson.tokens.unknown", n=row.unknown, total=len(row.tokens)))
     frame = core.token_frame(row)
     frame["kind"] = [t(f"lesson.kind.{kind}") for kind in frame["kind"]]
     columns = ["position", "token", "covers", "kind"] if name == "tokens" else [
         "position", "token", "id"]  # fmt: skip
     table(frame[columns], right)
-    if name == "tokens" and row.unknown:
-        right.info(t("lesson.tokens.unknown", n=row.unknown, total=len(row.tokens)))
     right.caption(t(f"lesson.{name}.caption", n=len(row.tokens)) + " " + source)
 elif name in ("onehot", "vector", "position"):
     with left:
@@ -163,7 +164,9 @@ elif name in ("onehot", "vector", "position"):
         )  # fmt: skip
         show_chart(fig, "lesson.chart.vector", right)
         norm = float((vector**2).sum() ** 0.5)
-        right.caption(t("lesson.vector.caption", id=token_id, norm=norm) + " " + source)
+        caption = t("lesson.vector.caption", id=token_id, norm=norm, dims=VECTOR_DIMS,
+                    hidden=len(vector))  # fmt: skip
+        right.caption(caption + " " + source)
     else:
         parts = pair_components(embeddings, list(row.ids), [0] * len(row.ids))
         stage_names = {stage: t(f"emb.sum.stage.{stage}") for stage in STAGES}
@@ -201,7 +204,7 @@ elif name == "attention":
         value_title=t("lesson.axis.weight"),
     )  # fmt: skip
     show_chart(fig, "lesson.chart.attention", right)
-    query = min(1, len(row.tokens) - 1)
+    query = min(int(st.session_state.get("lesson.token") or 0), len(row.tokens) - 1)
     best = int(weights[query].argmax())
     right.caption(
         t(
@@ -227,17 +230,18 @@ elif name == "pooled":
         value_title=t("lesson.axis.value"),
     )  # fmt: skip
     show_chart(fig, "lesson.chart.pooled", right)
-    right.caption(t("lesson.pooled.caption", n=len(row.tokens), norm=run.length, hidden=hidden)
-                  + " " + source)  # fmt: skip
+    caption = t("lesson.pooled.caption", n=len(row.tokens), norm=run.length, hidden=hidden,
+                dims=POOL_DIMS)  # fmt: skip
+    right.caption(caption + " " + source)
 else:  # cosine
     if not other.strip():
-        st.warning(t("lesson.other_empty"))
+        body.warning(t("lesson.other_empty"))
         share_link(LINKED, link, DEFAULTS)
         st.stop()
     compared = [s for s in (other, third) if s.strip()]
     rows = [data.tokens(s) for s in compared]
     if any(len(r.ids) > limit for r in rows):
-        st.error(t("lesson.too_long", n=max(len(r.ids) for r in rows), limit=limit))
+        body.error(t("lesson.too_long", n=max(len(r.ids) for r in rows), limit=limit))
         st.stop()
     mine = data.sentence_run(row.ids).mean
     parts = [core.cosine_parts(mine, data.sentence_run(r.ids).mean) for r in rows]
@@ -248,9 +252,10 @@ else:  # cosine
         rf"\frac{{{first.dot:.3f}}}{{{first.norm_u:.3f} \times {first.norm_v:.3f}}}"
         rf" = {first.cosine:.3f}"
     )
-    fig = neighbours_figure(
-        compared, [p.cosine for p in parts], title=t("lesson.cosine.title"),
-        x_title=t("lesson.axis.cosine"), y_title=t("lesson.axis.sentence"),
+    fig = viz.cosine_figure(
+        [text, *compared], [core.cosine_parts(mine, mine).cosine] + [p.cosine for p in parts],
+        title=t("lesson.cosine.title"), x_title=t("lesson.axis.sentence"),
+        y_title=t("lesson.axis.cosine"),
     )  # fmt: skip
     show_chart(fig, "lesson.chart.cosine", right)
     if any(r.unknown * 3 > r.content for r in (row, *rows)):

@@ -92,3 +92,48 @@ def pooling_figure(rows: pd.DataFrame, *, title: str, x_title: str, y_title: str
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed")
     return fig
+
+
+def wrap(text: str, width: int = 22, lines: int = 3) -> str:
+    """Break a sentence into at most `lines` lines of about `width` characters (plotly's <br>).
+
+    >>> wrap("The cat sat on the doormat.", 12)
+    'The cat sat<br>on the<br>doormat.'
+    >>> wrap("猫坐在垫子上。", 8)
+    '猫坐在垫<br>子上。'
+    """
+    if " " not in text:  # Chinese: no spaces, characters twice as wide
+        half = max(1, width // 2)
+        out = [text[i : i + half] for i in range(0, len(text), half)]
+    else:
+        out, line = [], ""
+        for word in text.split(" "):
+            if line and len(line) + 1 + len(word) > width:
+                out.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        out.append(line)
+    return "<br>".join(out[:lines]) + ("…" if len(out) > lines else "")
+
+
+def cosine_figure(
+    texts: Sequence[str], cosines: Sequence[float], *, title: str, x_title: str, y_title: str
+) -> go.Figure:
+    """Vertical bars: the cosine of each sentence with the followed one (itself first: 1)."""
+    fig = go.Figure(
+        go.Bar(
+            x=[wrap(text) for text in texts],
+            y=list(cosines),
+            customdata=list(texts),
+            marker=dict(color=[CATEGORICAL[i % len(CATEGORICAL)] for i in range(len(texts))]),
+            text=[f"{c:.3f}" for c in cosines],
+            textposition="outside",
+            hovertemplate=f"%{{customdata}}<br>{y_title}: %{{y:.3f}}<extra></extra>",
+        )  # fmt: skip
+    )
+    style(fig, title=title, x_title=x_title, y_title=y_title, height=340)
+    low = min(-0.25, min(cosines, default=0.0) - 0.15)  # room below 0 only when a cosine needs it
+    fig.update_yaxes(range=[max(-1.05, low), 1.2], zeroline=True, zerolinewidth=2)
+    fig.update_xaxes(automargin=True)
+    return fig

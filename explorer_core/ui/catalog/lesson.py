@@ -67,7 +67,7 @@ EN = {
         "A computer does not see letters. It sees **characters**, and each character is a number "
         "in Unicode, its **code point**: *a* is 97 (U+0061), *猫* is 29,483 (U+732B). The table "
         "lists every character of your sentence with its number. Spaces count: they are shown "
-        "as ·."
+        "as ·. Type your own sentence under **Sentences** at the bottom of the screen."
     ),
     "lesson.text.metric": "characters",
     "lesson.text.caption": (
@@ -123,7 +123,7 @@ EN = {
         "up 0 × every row except 1 × row id, so one-hot × E **is** row id of E. That is why an "
         "embedding layer is just a table lookup."
     ),
-    "lesson.onehot.title": "One-hot row of '{token}': one 1 among {vocab:,} places",
+    "lesson.onehot.title": "One-hot row of '{token}'",
     "lesson.onehot.gap": "max |one-hot × E − E[id]|",
     "lesson.onehot.caption": (
         "The 1 sits at place {id}. The table shows rows {lo} to {hi} of E (first {dims} of 384 "
@@ -137,10 +137,11 @@ EN = {
         "tokens used alike get similar rows. The bars show the first numbers of the row. No single "
         'number means "animal" or "plural": meaning is spread over all 384.'
     ),
-    "lesson.vector.title": "Embedding of '{token}' (id {id}): first {dims} of {hidden} numbers",
+    "lesson.vector.title": "Embedding of '{token}' (id {id})",
     "lesson.vector.caption": (
-        "Row {id} of MiniLM's word-embedding matrix, unchanged by the sentence: the same token "
-        "always starts from the same vector. Its length |E[{id}]| is {norm:.3f}."
+        "The first {dims} of {hidden} numbers of row {id} of MiniLM's word-embedding matrix, "
+        "unchanged by the sentence: the same token always starts from the same vector. Its length "
+        "|E[{id}]| is {norm:.3f}."
     ),
     # 7 + position
     "lesson.step.position": "+ Position",
@@ -151,7 +152,7 @@ EN = {
         "the sum to mean 0 and spread 1 (times a learned γ, plus β). The last row is exactly "
         "what enters layer 1."
     ),
-    "lesson.position.title": "'{token}' at position {pos}: token + position + segment → LayerNorm",
+    "lesson.position.title": "'{token}' at position {pos}",
     "lesson.position.caption": (
         "First {dims} of {hidden} numbers of each stage for this token. Before LayerNorm the sum "
         "has mean {mean:.4f} and standard deviation {std:.4f}."
@@ -177,13 +178,14 @@ EN = {
         "one vector for the sentence; dividing by its length makes it a unit vector (L2 norm 1). "
         "This is MiniLM's sentence embedding."
     ),
-    "lesson.pooled.title": "Last layer, mean and unit vector (first {dims} of {hidden} numbers)",
+    "lesson.pooled.title": "Last layer → mean → unit vector",
     "lesson.pooled.length": "|mean| before normalising",
     "lesson.pooled.mean": "mean",
     "lesson.pooled.unit": "mean / |mean|",
     "lesson.pooled.caption": (
-        "Rows: each token's output of layer 6, then their mean over the {n} tokens, then the mean "
-        "divided by its length {norm:.3f}. The unit vector has {hidden} numbers and length 1."
+        "First {dims} of {hidden} numbers. Rows: each token's output of layer 6, then their mean "
+        "over the {n} tokens, then the mean divided by its length {norm:.3f}: the unit vector, "
+        "length 1."
     ),
     # 10 cosine
     "lesson.step.cosine": "Cosine",
@@ -270,7 +272,7 @@ ZH = {
     "lesson.text.body": (
         "计算机看不到“字”。它看到的是**字符**，每个字符在 Unicode 中都有一个编号，叫**码位**"
         "（code point）：*a* 是 97（U+0061），*猫* 是 29,483（U+732B）。下表列出句子中每个字符"
-        "和它的编号。空格也算字符，显示为 ·。"
+        "和它的编号。空格也算字符，显示为 ·。在页面底部的**句子**里可以输入你自己的句子。"
     ),
     "lesson.text.metric": "字符数",
     "lesson.text.caption": "对句子中每个字符调用 Python 的 ord()。共 {n} 个字符，其中 {distinct} 个互不相同。",
@@ -316,7 +318,7 @@ ZH = {
         "把这一行乘以嵌入（embedding）矩阵 **E**（30,522 × 384），就是把每一行乘 0 再相加，"
         "只有第 id 行乘 1，所以 独热 × E **就是** E 的第 id 行。这就是为什么嵌入层只是一次查表。"
     ),
-    "lesson.onehot.title": "“{token}”的独热行：{vocab:,} 个位置中只有一个 1",
+    "lesson.onehot.title": "“{token}”的独热行",
     "lesson.onehot.gap": "max |独热 × E − E[id]|",
     "lesson.onehot.caption": (
         "1 位于第 {id} 位。下表是 E 的第 {lo} 到 {hi} 行（384 个数中的前 {dims} 个）及其独热值；"
@@ -329,10 +331,10 @@ ZH = {
         "用法相近的词元得到相近的行。柱状图显示这一行的前几个数。没有哪一个数单独表示"
         "“动物”或“复数”：含义分散在全部 384 个数里。"
     ),
-    "lesson.vector.title": "“{token}”（编号 {id}）的嵌入：{hidden} 个数中的前 {dims} 个",
+    "lesson.vector.title": "“{token}”（编号 {id}）的嵌入",
     "lesson.vector.caption": (
-        "MiniLM 词嵌入矩阵的第 {id} 行，与句子无关：同一个词元总是从同一个向量出发。"
-        "它的长度 |E[{id}]| 为 {norm:.3f}。"
+        "MiniLM 词嵌入矩阵第 {id} 行 {hidden} 个数中的前 {dims} 个，与句子无关：同一个词元总是从"
+        "同一个向量出发。它的长度 |E[{id}]| 为 {norm:.3f}。"
     ),
     # 7 + position
     "lesson.step.position": "+ 位置",
@@ -342,7 +344,7 @@ ZH = {
         "（句子 A 或 B）。然后 **LayerNorm**（层归一化）把和重新缩放为均值 0、标准差 1"
         "（再乘以学到的 γ、加上 β）。最后一行正是进入第 1 层的内容。"
     ),
-    "lesson.position.title": "位置 {pos} 的“{token}”：词元 + 位置 + 句段 → LayerNorm",
+    "lesson.position.title": "位置 {pos} 的“{token}”",
     "lesson.position.caption": (
         "这个词元每个阶段 {hidden} 个数中的前 {dims} 个。LayerNorm 之前，和的均值为 {mean:.4f}，"
         "标准差为 {std:.4f}。"
@@ -366,13 +368,13 @@ ZH = {
         "（池化 pooling）把这些向量逐维求平均，得到整句话的一个向量；再除以它的长度，"
         "得到单位向量（L2 范数为 1）。这就是 MiniLM 的句向量。"
     ),
-    "lesson.pooled.title": "最后一层、平均值与单位向量（{hidden} 个数中的前 {dims} 个）",
+    "lesson.pooled.title": "最后一层 → 平均值 → 单位向量",
     "lesson.pooled.length": "归一化之前的 |平均值|",
     "lesson.pooled.mean": "平均值",
     "lesson.pooled.unit": "平均值 / |平均值|",
     "lesson.pooled.caption": (
-        "各行依次是：每个词元在第 6 层的输出，{n} 个词元的平均值，以及平均值除以它的长度 "
-        "{norm:.3f}。单位向量有 {hidden} 个数，长度为 1。"
+        "{hidden} 个数中的前 {dims} 个。各行依次是：每个词元在第 6 层的输出，{n} 个词元的平均值，"
+        "以及平均值除以它的长度 {norm:.3f}，即长度为 1 的单位向量。"
     ),
     # 10 cosine
     "lesson.step.cosine": "余弦相似度",
