@@ -28,7 +28,8 @@ DEEPER = {  # step -> url path of the page that teaches it (see pages/home.py ST
     "attention": "attention", "pooled": "similarity", "cosine": "similarity",
 }  # fmt: skip
 STAGES = ("token", "position", "segment", "sum", "output")  # as on the Embedding sum page
-VECTOR_DIMS, STAGE_DIMS, POOL_DIMS = 32, 8, 8  # numbers shown: readable on a projector
+VECTOR_DIMS, STAGE_DIMS, POOL_DIMS = 32, 6, 6  # numbers shown: readable on a projector
+CELL_FONT = 15  # px: numbers written in heatmap cells
 DEFAULTS = {
     "lesson.step": 1, "lesson.token": 2, "lesson.layer": 1, "lesson.head": 3,  # previous-token
     **{f"lesson.{name}": t(f"lesson.default_{name}") for name in SENTENCES},
@@ -137,8 +138,12 @@ elif name in ("tokens", "ids"):
     right.caption(t(f"lesson.{name}.caption", n=len(row.tokens)) + " " + source)
 elif name in ("onehot", "vector", "position"):
     with left:
-        pick = pick_token("lesson.token", t("lesson.token"), [str(s) for s in row.tokens])
+        names = [tok if not cover or cover.lower() == tok else f"{tok} ({cover})"
+                 for tok, cover in zip(row.tokens, row.covers, strict=True)]  # fmt: skip
+        pick = pick_token("lesson.token", t("lesson.token"), names)
     token, token_id = row.tokens[pick], row.ids[pick]
+    if row.kinds[pick] == "unknown" and name != "position":
+        left.info(t("lesson.unknown_row", covers=row.covers[pick], id=token_id))
     embeddings = data.embeddings()
     weight = embeddings.word_embeddings.weight
     if name == "onehot":
@@ -176,6 +181,7 @@ elif name in ("onehot", "vector", "position"):
             x_title=t("lesson.axis.dim"), y_title=t("lesson.axis.stage"),
             value_title=t("lesson.axis.value"),
         )  # fmt: skip
+        fig.update_traces(textfont_size=CELL_FONT)
         show_chart(fig, "lesson.chart.position", right)
         trace = layer_norm_trace(parts["sum"][0, pick], embeddings.LayerNorm)
         hidden = parts["sum"].shape[-1]
@@ -229,6 +235,7 @@ elif name == "pooled":
         x_title=t("lesson.axis.dim"), y_title=t("lesson.axis.row"),
         value_title=t("lesson.axis.value"),
     )  # fmt: skip
+    fig.update_traces(textfont_size=CELL_FONT)
     show_chart(fig, "lesson.chart.pooled", right)
     caption = t("lesson.pooled.caption", n=len(row.tokens), norm=run.length, hidden=hidden,
                 dims=POOL_DIMS)  # fmt: skip

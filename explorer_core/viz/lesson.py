@@ -70,7 +70,7 @@ def one_hot_figure(
             mode="markers+text",
             marker=dict(size=14, color=CATEGORICAL[5]),
             text=[f"{token} · {token_id}"],
-            textposition="top center",
+            textposition=label_side(token_id, vocab_size),
             showlegend=False,
             hovertemplate=f"{x_title}: %{{x}}<br>{y_title}: %{{y}}<extra></extra>",
         )  # fmt: skip
@@ -81,6 +81,17 @@ def one_hot_figure(
     return fig
 
 
+def label_side(index: int, size: int) -> str:
+    """Where a marker's label stays inside the plot: right of it near the left edge, and so on.
+
+    >>> label_side(100, 30522), label_side(15000, 30522), label_side(30000, 30522)
+    ('top right', 'top center', 'top left')
+    """
+    if index < 0.2 * size:
+        return "top right"
+    return "top left" if index > 0.8 * size else "top center"
+
+
 def pooling_figure(rows: pd.DataFrame, *, title: str, x_title: str, y_title: str,
                    value_title: str) -> go.Figure:  # fmt: skip
     """Heatmap of `lesson.pooling_rows`: each token's last-layer numbers, then mean and unit."""
@@ -88,7 +99,7 @@ def pooling_figure(rows: pd.DataFrame, *, title: str, x_title: str, y_title: str
         rows.to_numpy(), x=[int(c[1:]) for c in rows.columns], y=list(rows.index),
         diverging=True, title=title, x_title=x_title, y_title=y_title, value_title=value_title,
         text_format=".2f" if rows.shape[1] <= 12 else None,
-        height=max(320, 30 * len(rows) + 150),
+        height=max(300, 26 * len(rows) + 140),
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed")
     return fig

@@ -125,6 +125,10 @@ EN = {
     ),
     "lesson.onehot.title": "One-hot row of '{token}'",
     "lesson.onehot.gap": "max |one-hot × E − E[id]|",
+    "lesson.unknown_row": (
+        "'{covers}' is not in the vocabulary: it became [UNK], and every unknown character shares "
+        "this one row (id {id}), so the model sees them all as the same token."
+    ),
     "lesson.onehot.caption": (
         "The 1 sits at place {id}. The table shows rows {lo} to {hi} of E (first {dims} of 384 "
         "numbers) and their one-hot entry; the product one-hot × E equals row {id} exactly "
@@ -320,6 +324,10 @@ ZH = {
     ),
     "lesson.onehot.title": "“{token}”的独热行",
     "lesson.onehot.gap": "max |独热 × E − E[id]|",
+    "lesson.unknown_row": (
+        "“{covers}”不在词表里：它变成了 [UNK]，所有未知字符共用这一行（编号 {id}），"
+        "所以模型把它们都看成同一个词元。"
+    ),
     "lesson.onehot.caption": (
         "1 位于第 {id} 位。下表是 E 的第 {lo} 到 {hi} 行（384 个数中的前 {dims} 个）及其独热值；"
         "乘积 独热 × E 与第 {id} 行完全相等（差值 {gap}）。"
@@ -340,7 +348,7 @@ ZH = {
     "lesson.step.position": "+ 位置",
     "lesson.position.body": (
         "如果没有帮助，模型不知道词元的先后顺序。BERT 给每个词元向量加上一个**位置**向量"
-        "（位置编码 positional encoding，位置 0 … 511 各有一行学到的向量）和一个**句段**向量"
+        "（位置编码 positional encoding，位置 0 … 511 各有一行学到的向量）和一个**片段**（segment）向量"
         "（句子 A 或 B）。然后 **LayerNorm**（层归一化）把和重新缩放为均值 0、标准差 1"
         "（再乘以学到的 γ、加上 β）。最后一行正是进入第 1 层的内容。"
     ),
