@@ -254,10 +254,10 @@ else:  # cosine
     parts = [core.cosine_parts(mine, data.sentence_run(r.ids).mean) for r in rows]
     first = parts[0]
     left.metric(t("lesson.cosine.metric"), f"{first.cosine:.3f}")
-    left.latex(
-        r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert \, \lVert v \rVert} = "
-        rf"\frac{{{first.dot:.3f}}}{{{first.norm_u:.3f} \times {first.norm_v:.3f}}}"
-        rf" = {first.cosine:.3f}"
+    left.latex(  # two lines: fits the narrow column, also on a projector
+        r"\begin{aligned}\cos(u, v) &= \frac{u \cdot v}{\lVert u \rVert \, \lVert v \rVert} \\ "
+        rf"&= \frac{{{first.dot:.3f}}}{{{first.norm_u:.3f} \times {first.norm_v:.3f}}}"
+        rf" = {first.cosine:.3f}\end{{aligned}}"
     )
     fig = viz.cosine_figure(
         [text, *compared], [core.cosine_parts(mine, mine).cosine] + [p.cosine for p in parts],

@@ -145,6 +145,7 @@ def cosine_figure(
     )
     style(fig, title=title, x_title=x_title, y_title=y_title, height=340)
     low = min(-0.25, min(cosines, default=0.0) - 0.15)  # room below 0 only when a cosine needs it
-    fig.update_yaxes(range=[max(-1.05, low), 1.2], zeroline=True, zerolinewidth=2)
+    ticks = [v for v in (-1, -0.5, 0, 0.5, 1) if v >= low]
+    fig.update_yaxes(range=[max(-1.05, low), 1.2], tickvals=ticks, zeroline=True, zerolinewidth=2)
     fig.update_xaxes(automargin=True)
     return fig
