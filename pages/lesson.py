@@ -209,6 +209,7 @@ elif name == "attention":
         query_title=t("lesson.axis.query"), key_title=t("lesson.axis.key"),
         value_title=t("lesson.axis.weight"),
     )  # fmt: skip
+    fig.update_traces(textfont_size=CELL_FONT)
     show_chart(fig, "lesson.chart.attention", right)
     query = min(int(st.session_state.get("lesson.token") or 0), len(row.tokens) - 1)
     best = int(weights[query].argmax())

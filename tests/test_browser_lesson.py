@@ -1,0 +1,43 @@
+"""The guided lesson in a real browser, as a lecture runs it: presentation mode, Chinese, Next.
+
+Screenshots land in artifacts/screenshots/lesson-*.png; look at them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import PLOT
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def wait_lesson(browser, title: str) -> None:  # noqa: ANN001 - a BrowserSession
+    """Wait for the step title (presentation mode hides the sidebar that wait_idle looks for)."""
+    browser.page.locator("h1", has_text=title).first.wait_for(timeout=90_000)
+    browser.page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(
+        timeout=90_000
+    )
+    browser.page.wait_for_timeout(500)
+
+
+def test_lesson_in_presentation_mode_and_chinese(browser):
+    page = browser.page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{browser.base_url}/lesson?present=1&lang=zh&lesson.step=8", timeout=90_000)
+    wait_lesson(browser, "第 8 步，共 10 步：注意力")
+    page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
+    browser.screenshot("lesson-zh-present-8")
+    page.get_by_role("button", name="下一步").click()
+    wait_lesson(browser, "第 9 步，共 10 步：池化向量")
+    assert "lesson.step=9" in page.url and "present=1" in page.url  # the link reopens step 9
+    page.get_by_role("button", name="下一步").click()
+    wait_lesson(browser, "第 10 步")
+    page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
+    browser.screenshot("lesson-zh-present-10")
+    assert page.get_by_role("button", name="下一步").is_disabled()
+    page.get_by_role("button", name="上一步").focus()  # reachable by keyboard
+    page.keyboard.press("Enter")
+    wait_lesson(browser, "第 9 步")
+    assert browser.exceptions() == []
+    assert browser.foreign_requests() == []
