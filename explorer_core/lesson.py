@@ -227,6 +227,23 @@ def cosine_parts(u: np.ndarray, v: np.ndarray) -> CosineParts:
     return CosineParts(dot=dot, norm_u=nu, norm_v=nv, cosine=cosine)
 
 
+def vector_frame(vector: np.ndarray | torch.Tensor) -> pd.DataFrame:
+    """A vector as a two-column table, dimension and value, for a CSV download.
+
+    >>> vector_frame(np.array([0.5, -1.0])).values.tolist()
+    [[0.0, 0.5], [1.0, -1.0]]
+    """
+    values = np.asarray(vector.detach() if isinstance(vector, torch.Tensor) else vector, float)
+    return pd.DataFrame({"dimension": range(len(values)), "value": values})
+
+
+def stages_frame(stages: dict[str, torch.Tensor]) -> pd.DataFrame:
+    """One token's stages (token, position, segment, sum, output), one column each, all dims."""
+    columns = {name: vector.detach().double().numpy() for name, vector in stages.items()}
+    width = len(next(iter(columns.values()))) if columns else 0
+    return pd.DataFrame({"dimension": range(width), **columns})
+
+
 def pooling_rows(run: SentenceRun, tokens: tuple[str, ...], dims: int) -> pd.DataFrame:
     """The last layer's first `dims` numbers per token, then their mean and the unit vector."""
     dims = min(dims, run.last_hidden.shape[1])

@@ -194,3 +194,25 @@ def test_figures():
     assert list(spike.x) == [4937] and list(spike.y) == [1]
     bars = viz.cosine_figure(["a", "b c"], [1.0, -0.3], title="t", x_title="x", y_title="y")
     assert list(bars.data[0].y) == [1.0, -0.3] and bars.layout.yaxis.range[0] <= -0.3
+
+
+def test_download_tables_round_trip(model):
+    import io
+
+    import pandas as pd
+
+    from explorer_core.export import frame_csv
+
+    row = torch.tensor([[101, 4937, 102]])
+    parts = model.embeddings.components(row, torch.zeros_like(row))
+    stages = {name: parts[name][0, 1] for name in ("token", "position", "segment", "sum")}
+    frame = lesson.stages_frame(stages)
+    assert frame.shape == (384, 5) and frame["dimension"].tolist() == list(range(384))
+    np.testing.assert_allclose(
+        frame["sum"], frame["token"] + frame["position"] + frame["segment"], atol=1e-6
+    )
+    vector = lesson.vector_frame(model.embeddings.word_embeddings.weight[4937])
+    back = pd.read_csv(io.BytesIO(frame_csv(vector)), encoding="utf-8-sig")
+    np.testing.assert_allclose(
+        back["value"], model.embeddings.word_embeddings.weight[4937].detach().numpy(), atol=1e-7
+    )

@@ -68,6 +68,8 @@ def test_every_step_shows_a_chart_or_table_and_a_caption(step, lang):
     assert at.get("plotly_chart") or at.dataframe, STEPS[step - 1]
     assert at.caption and at.caption[-1].value.strip()
     assert not at.warning and not at.error
+    if STEPS[step - 1] in ("vector", "position", "attention", "pooled", "cosine"):
+        assert at.get("download_button"), "the numbers of a model step download as a file"
 
 
 def test_step_numbers_are_real_minilm():
