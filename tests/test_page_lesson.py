@@ -155,3 +155,13 @@ def test_go_deeper_links_inside_the_app():
     assert not at.exception
     pages = [link.proto.page for link in at.get("page_link")]
     assert any(page.endswith("attention") for page in pages), pages
+
+
+@pytest.mark.parametrize("text", ["a", "😀", "\u200b", "e\u0301 naïve", "Hello\tworld 你好"])
+def test_awkward_sentences_run_through_every_step(text):
+    at = app_test(PAGE, state={"lesson.text": text}, timeout=120)
+    for step in range(1, len(STEPS) + 1):
+        at.session_state["lesson.step"] = step
+        at.run()
+        assert not at.exception, (step, [e.message for e in at.exception])
+        assert at.caption, step
