@@ -90,10 +90,10 @@ EN = {
     "lesson.step.tokens": "Tokens",
     "lesson.tokens.body": (
         "A tokenizer cuts the text into **tokens** (词元), pieces from a fixed vocabulary. "
-        "MiniLM's WordPiece lower-cases the text, splits it at spaces and punctuation, then cuts "
-        "each word into the longest pieces its vocabulary holds; a piece that continues a word "
-        "starts with **##**. It adds **[CLS]** at the start and **[SEP]** at the end. A character "
-        "missing from the vocabulary becomes **[UNK]** (unknown)."
+        "MiniLM's WordPiece lower-cases the text, splits it at spaces and punctuation (each "
+        "Chinese character counts as a word of its own), then cuts each word into the longest pieces its vocabulary holds; a piece that continues a word "
+        "starts with **##**. It adds **[CLS]** at the start and **[SEP]** at the end. A word "
+        "that cannot be built from the vocabulary's pieces becomes **[UNK]** (unknown)."
     ),
     "lesson.tokens.unknown": (
         "{n} of the {total} tokens are [UNK]: this English vocabulary holds only some Chinese "
@@ -296,9 +296,10 @@ ZH = {
     "lesson.step.tokens": "词元",
     "lesson.tokens.body": (
         "分词器把文本切成**词元**（token），即固定词表中的片段。MiniLM 的 WordPiece 先把文本转成"
-        "小写，在空格和标点处切开，再把每个词切成词表中尽可能长的片段；接续前一片的片段以 **##** "
-        "开头。它在开头加上 **[CLS]**，在结尾加上 **[SEP]**。词表里没有的字符变成 **[UNK]**"
-        "（未知）。"
+        "小写，在空格和标点处切开（每个汉字单独算一个词），再把每个词切成词表中尽可能长的片段；"
+        "接续前一片的片段以 **##** "
+        "开头。它在开头加上 **[CLS]**，在结尾加上 **[SEP]**。无法用词表中的片段拼出的词"
+        "（例如词表里没有的汉字）变成 **[UNK]**（未知）。"
     ),
     "lesson.tokens.unknown": (
         "{total} 个词元中有 {n} 个是 [UNK]：这个英文词表只收录了一部分汉字，模型无法区分其余的字。"
