@@ -76,7 +76,7 @@ def table(frame, where) -> None:  # noqa: ANN001 - a DataFrame and a column
 # ---- the frame of every screen: step title, Previous / steps / Next, the screen, the sentences
 title = st.empty()
 nav, body, footer = st.container(), st.container(), st.container()
-with footer.expander(t("lesson.sentences", text=st.session_state["lesson.text"][:60])):
+with footer.expander(t("lesson.sentences"), icon=":material/edit:"):
     text = st.text_input(t("lesson.text"), max_chars=3000, **bound("lesson.text", DEFAULTS))
     other = st.text_input(t("lesson.other"), max_chars=3000, **bound("lesson.other", DEFAULTS))
     third = st.text_input(t("lesson.third"), max_chars=3000, **bound("lesson.third", DEFAULTS))

@@ -5,7 +5,7 @@ EN = {
     "lesson.default_text": "The cat sat on the doormat.",
     "lesson.default_other": "A cat is sleeping on a rug.",
     "lesson.default_third": "The stock market fell sharply today.",
-    "lesson.sentences": "Sentences: {text}",
+    "lesson.sentences": "Your sentences: type your own here",
     "lesson.text": "Sentence to follow",
     "lesson.other": "Sentence to compare with (step 10)",
     "lesson.third": "An unrelated sentence, for contrast (step 10)",
@@ -67,7 +67,7 @@ EN = {
         "A computer does not see letters. It sees **characters**, and each character is a number "
         "in Unicode, its **code point**: *a* is 97 (U+0061), *猫* is 29,483 (U+732B). The table "
         "lists every character of your sentence with its number. Spaces count: they are shown "
-        "as ·. Type your own sentence under **Sentences** at the bottom of the screen."
+        "as ·. Type your own sentence under **Your sentences** at the bottom of the screen."
     ),
     "lesson.text.metric": "characters",
     "lesson.text.caption": (
@@ -216,7 +216,7 @@ ZH = {
     "lesson.default_text": "猫坐在垫子上。",
     "lesson.default_other": "一只猫在地上睡觉。",
     "lesson.default_third": "今天股市大幅下跌。",
-    "lesson.sentences": "句子：{text}",
+    "lesson.sentences": "你的句子：在这里输入自己的句子",
     "lesson.text": "要跟随的句子",
     "lesson.other": "用来比较的句子（第 10 步）",
     "lesson.third": "一句无关的句子，作对照（第 10 步）",
@@ -276,7 +276,7 @@ ZH = {
     "lesson.text.body": (
         "计算机看不到“字”。它看到的是**字符**，每个字符在 Unicode 中都有一个编号，叫**码位**"
         "（code point）：*a* 是 97（U+0061），*猫* 是 29,483（U+732B）。下表列出句子中每个字符"
-        "和它的编号。空格也算字符，显示为 ·。在页面底部的**句子**里可以输入你自己的句子。"
+        "和它的编号。空格也算字符，显示为 ·。在页面底部的**你的句子**里可以输入自己的句子。"
     ),
     "lesson.text.metric": "字符数",
     "lesson.text.caption": "对句子中每个字符调用 Python 的 ord()。共 {n} 个字符，其中 {distinct} 个互不相同。",
