@@ -27,7 +27,6 @@ from explorer_core.pooling import mean_pool
 from explorer_core.text_inputs import BertVocab
 from explorer_core.tokenization import Tokenizer
 from explorer_core.tokenization.base import visible_whitespace
-from explorer_core.viz.tokens import hex_bytes
 
 STEPS = (
     "text", "bytes", "tokens", "ids", "onehot", "vector", "position", "attention", "pooled",
@@ -52,7 +51,7 @@ def char_frame(text: str) -> pd.DataFrame:
             "char": [visible_whitespace(c) for c in chars],
             "code_point": [f"U+{ord(c):04X}" for c in chars],
             "decimal": [ord(c) for c in chars],
-            "utf8": [hex_bytes(r) for r in raw],
+            "utf8": [r.hex(" ") for r in raw],
             "n_bytes": [len(r) for r in raw],
         }
     )
@@ -161,7 +160,8 @@ def one_hot_step(weight: torch.Tensor, token_id: int) -> OneHotStep:
 class SentenceRun:
     """One pass of the model over `[CLS] text [SEP]`: what the last four steps show."""
 
-    attentions: np.ndarray  # (L, heads, T, T) softmax weights, rows sum to 1
+    attentions: np.ndarray  # (L, heads, T, T) softmax weights, rows sum to 1 (float32: 512
+    # tokens already make 6 × 12 × 512² numbers)
     last_hidden: np.ndarray  # (T, H) the last layer's vector of every token
     mean: np.ndarray  # (H,) mean pooling over the tokens ([CLS] and [SEP] included, as in ST)
     vector: np.ndarray  # (H,) mean / |mean|: the sentence vector, length 1
@@ -197,7 +197,7 @@ def run_sentence(model: BertModel, ids: tuple[int, ...] | list[int]) -> Sentence
     mean = mean_pool(out.last_hidden_state, mask)  # (1, H)
     unit = F.normalize(mean, p=2, dim=-1)  # (1, H)
     return SentenceRun(
-        attentions=torch.stack(out.attentions, dim=1)[0].double().numpy(),  # (L, heads, T, T)
+        attentions=torch.stack(out.attentions, dim=1)[0].float().numpy(),  # (L, heads, T, T)
         last_hidden=out.last_hidden_state[0].double().numpy(),
         mean=mean[0].double().numpy(),
         vector=unit[0].double().numpy(),
@@ -244,9 +244,21 @@ def stages_frame(stages: dict[str, torch.Tensor]) -> pd.DataFrame:
     return pd.DataFrame({"dimension": range(width), **columns})
 
 
-def pooling_rows(run: SentenceRun, tokens: tuple[str, ...], dims: int) -> pd.DataFrame:
-    """The last layer's first `dims` numbers per token, then their mean and the unit vector."""
+def pooling_rows(
+    run: SentenceRun, tokens: tuple[str, ...], dims: int, max_tokens: int = 24
+) -> pd.DataFrame:
+    """The last layer's first `dims` numbers per token, then their mean and the unit vector.
+
+    A long sentence shows its first `max_tokens` tokens and a row "…" of NaN (a gap in a
+    heatmap); the mean is always over every token.
+    """
     dims = min(dims, run.last_hidden.shape[1])
-    block = np.vstack([run.last_hidden[:, :dims], run.mean[:dims], run.vector[:dims]])
-    names = [f"{i} · {token}" for i, token in enumerate(tokens)] + ["mean", "unit"]
-    return pd.DataFrame(block, index=names, columns=[f"d{d}" for d in range(dims)])
+    shown = run.last_hidden[:max_tokens, :dims]
+    names = [f"{i} · {token}" for i, token in enumerate(tokens[:max_tokens])]
+    if len(tokens) > max_tokens:
+        shown = np.vstack([shown, np.full((1, dims), np.nan)])
+        names.append("…")
+    block = np.vstack([shown, run.mean[:dims], run.vector[:dims]])
+    return pd.DataFrame(
+        block, index=[*names, "mean", "unit"], columns=[f"d{d}" for d in range(dims)]
+    )

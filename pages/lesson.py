@@ -31,6 +31,7 @@ DEEPER = {  # step -> url path of the page that teaches it (see pages/home.py ST
 STAGES = ("token", "position", "segment", "sum", "output")  # as on the Embedding sum page
 VECTOR_DIMS, STAGE_DIMS, POOL_DIMS = 32, 6, 6  # numbers shown: readable on a projector
 CELL_FONT = 15  # px: numbers written in heatmap cells
+MAX_HEIGHT = 760  # px: the tallest chart (before presentation mode's growth)
 DEFAULTS = {
     "lesson.step": 1, "lesson.token": 2, "lesson.layer": 1, "lesson.head": 3,  # previous-token
     **{f"lesson.{name}": t(f"lesson.default_{name}") for name in SENTENCES},
@@ -234,6 +235,7 @@ def screen_attention(left, right) -> None:  # noqa: ANN001 - columns
         value_title=t("lesson.axis.weight"),
     )  # fmt: skip
     fig.update_traces(textfont_size=CELL_FONT)
+    fig.update_layout(height=min(fig.layout.height, MAX_HEIGHT))  # long sentences: scroll less
     show_chart(fig, "lesson.chart.attention", right)
     tokens = list(row.tokens)
     download_csv(lambda: labelled_matrix(weights, tokens, tokens),

@@ -154,6 +154,10 @@ def test_pooled_vector_matches_the_similarity_encoder(tokenizer, model):
     np.testing.assert_allclose(rows.iloc[-2].to_numpy(), run.mean[:6])
     np.testing.assert_allclose(rows.iloc[-1].to_numpy(), run.vector[:6])
     np.testing.assert_allclose(rows.iloc[:-2].to_numpy().mean(0), run.mean[:6], atol=1e-6)
+    short = lesson.pooling_rows(run, lesson.tokenize(tokenizer, text).tokens, 6, max_tokens=4)
+    assert list(short.index[3:]) == ["3 · sat", "…", "mean", "unit"]
+    assert short.loc["…"].isna().all()
+    np.testing.assert_allclose(short.loc["mean"].to_numpy(), run.mean[:6])
 
 
 def test_cosine_hand_worked_and_on_minilm(tokenizer, model):

@@ -20,7 +20,7 @@ def tokens(text: str) -> LessonTokens:
     return tokenize(minilm_tokenizer(), text)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=8, show_spinner=False)
 def sentence_run(ids: tuple[int, ...]) -> SentenceRun:
     """Attention weights, last layer and pooled vector of one `[CLS] text [SEP]` row."""
     return run_sentence(minilm_model(), ids)
