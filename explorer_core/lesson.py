@@ -187,13 +187,16 @@ def run_sentence(model: BertModel, ids: tuple[int, ...] | list[int]) -> Sentence
     check_length(ids, model.config.max_position_embeddings)
     input_ids = torch.tensor([list(ids)])  # (1, T)
     mask = torch.ones_like(input_ids)  # (1, T)
-    was_training = model.training
+    # subtle: model.train(flag) would set one flag on every submodule; restore each one's own
+    # (a cached model is shared by every session and must stay exactly as it was)
+    modes = [(module, module.training) for module in model.modules()]
     model.eval()
     try:
         with torch.no_grad():
             out = model(input_ids, mask, output_attentions=True)
     finally:
-        model.train(was_training)
+        for module, mode in modes:
+            module.training = mode
     mean = mean_pool(out.last_hidden_state, mask)  # (1, H)
     unit = F.normalize(mean, p=2, dim=-1)  # (1, H)
     return SentenceRun(

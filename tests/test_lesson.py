@@ -220,3 +220,14 @@ def test_download_tables_round_trip(model):
     np.testing.assert_allclose(
         back["value"], model.embeddings.word_embeddings.weight[4937].detach().numpy(), atol=1e-7
     )
+
+
+def test_run_is_deterministic_and_leaves_the_model_as_it_was(tokenizer, model):
+    ids = lesson.tokenize(tokenizer, "The cat sat.").ids
+    model.encoder.layer[0].train()  # one submodule in training mode (dropout on)
+    try:
+        first, second = lesson.run_sentence(model, ids), lesson.run_sentence(model, ids)
+        assert model.encoder.layer[0].training and not model.embeddings.training
+    finally:
+        model.eval()
+    np.testing.assert_array_equal(first.vector, second.vector)  # dropout was off for the run
