@@ -186,7 +186,7 @@ def screen_vector(left, right) -> None:  # noqa: ANN001 - columns
     )  # fmt: skip
     show_chart(fig, "lesson.chart.vector", right)
     unknown_note(at, left)
-    download_csv(lambda: core.vector_frame(vector), f"lesson-embedding-{token_id}",
+    download_csv(lambda v=vector: core.vector_frame(v), f"lesson-embedding-{token_id}",
                  "lesson.csv.vector", left)  # fmt: skip
     norm = float((vector**2).sum() ** 0.5)
     caption = t("lesson.vector.caption", id=token_id, norm=norm, dims=VECTOR_DIMS,
@@ -207,7 +207,7 @@ def screen_position(left, right) -> None:  # noqa: ANN001 - columns
     fig.update_traces(textfont_size=CELL_FONT)
     show_chart(fig, "lesson.chart.position", right)
     stages = {stage: parts[stage][0, at] for stage in STAGES}
-    download_csv(lambda: core.stages_frame(stages), f"lesson-layer1-input-{at}",
+    download_csv(lambda s=stages: core.stages_frame(s), f"lesson-layer1-input-{at}",
                  "lesson.csv.position", left)  # fmt: skip
     trace = layer_norm_trace(parts["sum"][0, at], embeddings.LayerNorm)
     numbers = {"mean": float(trace["mean"]), "std": float(trace["std"])}
@@ -238,7 +238,7 @@ def screen_attention(left, right) -> None:  # noqa: ANN001 - columns
     fig.update_layout(height=min(fig.layout.height, MAX_HEIGHT))  # long sentences: scroll less
     show_chart(fig, "lesson.chart.attention", right)
     tokens = list(row.tokens)
-    download_csv(lambda: labelled_matrix(weights, tokens, tokens),
+    download_csv(lambda w=weights, k=tokens: labelled_matrix(w, k, k),
                  f"lesson-attention-L{layer}-H{head}", "lesson.csv.attention", left,
                  index=True)  # fmt: skip
     query = min(int(st.session_state.get("lesson.token") or 0), len(row.tokens) - 1)
@@ -261,7 +261,7 @@ def screen_pooled(left, right) -> None:  # noqa: ANN001 - columns
     )  # fmt: skip
     fig.update_traces(textfont_size=CELL_FONT)
     show_chart(fig, "lesson.chart.pooled", right)
-    download_csv(lambda: core.vector_frame(run.vector), "lesson-sentence-vector",
+    download_csv(lambda v=run.vector: core.vector_frame(v), "lesson-sentence-vector",
                  "lesson.csv.pooled", left)  # fmt: skip
     caption = t("lesson.pooled.caption", n=len(row.tokens), norm=run.length, hidden=hidden,
                 dims=POOL_DIMS)  # fmt: skip
@@ -292,9 +292,9 @@ def screen_cosine(left, right) -> None:  # noqa: ANN001 - columns
         y_title=t("lesson.axis.cosine"),
     )  # fmt: skip
     show_chart(fig, "lesson.chart.cosine", right)
-    download_json(lambda: {"sentence": text, "compared": [
-        {"sentence": s, **vars(p)} for s, p in zip(compared, parts, strict=True)]},
-        "lesson-cosine", "lesson.json.cosine", left)  # fmt: skip
+    record = {"sentence": text, "compared": [
+        {"sentence": s, **vars(p)} for s, p in zip(compared, parts, strict=True)]}  # fmt: skip
+    download_json(record, "lesson-cosine", "lesson.json.cosine", left)
     if any(r.unknown * 3 > r.content for r in (row, *rows)):
         right.info(t("lesson.cosine.unknown"))
     right.caption(t("lesson.cosine.caption") + " " + source)
