@@ -11,6 +11,11 @@ from tests.browser import PLOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
+MIN_CHART_TEXT_PX = 12  # the smallest chart text still readable on a 720-line projector
+CHART_TEXT_SIZES = f"""() => [...document.querySelectorAll('{PLOT} .main-svg text')]
+    .filter(e => e.textContent.trim() && e.getBoundingClientRect().width > 0)
+    .map(e => [e.textContent.slice(0, 30), parseFloat(getComputedStyle(e).fontSize)])"""
+
 
 def wait_lesson(browser, title: str) -> None:  # noqa: ANN001 - a BrowserSession
     """Wait for the step title (presentation mode hides the sidebar that wait_idle looks for)."""
@@ -21,6 +26,12 @@ def wait_lesson(browser, title: str) -> None:  # noqa: ANN001 - a BrowserSession
     browser.page.wait_for_timeout(500)
 
 
+def small_chart_text(browser) -> list:  # noqa: ANN001 - a BrowserSession
+    sizes = browser.page.evaluate(CHART_TEXT_SIZES)
+    assert sizes, "the chart has text"
+    return [(text, px) for text, px in sizes if px < MIN_CHART_TEXT_PX]
+
+
 def test_lesson_in_presentation_mode_and_chinese(browser):
     page = browser.page
     page.set_viewport_size({"width": 1280, "height": 720})
@@ -28,6 +39,7 @@ def test_lesson_in_presentation_mode_and_chinese(browser):
     wait_lesson(browser, "第 8 步，共 10 步：注意力")
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
     browser.screenshot("lesson-zh-present-8")
+    assert not small_chart_text(browser), small_chart_text(browser)
     page.get_by_role("button", name="下一步").click()
     wait_lesson(browser, "第 9 步，共 10 步：池化向量")
     assert "lesson.step=9" in page.url and "present=1" in page.url  # the link reopens step 9
@@ -35,6 +47,7 @@ def test_lesson_in_presentation_mode_and_chinese(browser):
     wait_lesson(browser, "第 10 步")
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
     browser.screenshot("lesson-zh-present-10")
+    assert not small_chart_text(browser), small_chart_text(browser)
     assert page.get_by_role("button", name="下一步").is_disabled()
     page.get_by_role("button", name="上一步").focus()  # reachable by keyboard
     page.keyboard.press("Enter")

@@ -11,6 +11,11 @@ from tests.charts import chart_array, figures
 from tests.conftest import app_test
 from tests.test_query_params import link_text, open_with
 
+try:  # the running check for untranslated text (tests/translation.py, on main)
+    from tests.translation import untranslated
+except ImportError:  # pragma: no cover - a branch without it
+    untranslated = None
+
 PAGE = "pages/lesson.py"
 
 
@@ -68,6 +73,8 @@ def test_every_step_shows_a_chart_or_table_and_a_caption(step, lang):
     assert at.get("plotly_chart") or at.dataframe, STEPS[step - 1]
     assert at.caption and at.caption[-1].value.strip()
     assert not at.warning and not at.error
+    if lang == "zh" and untranslated is not None:
+        assert not untranslated(at), untranslated(at)
     if STEPS[step - 1] in ("vector", "position", "attention", "pooled", "cosine"):
         assert at.get("download_button"), "the numbers of a model step download as a file"
 
