@@ -54,3 +54,35 @@ def test_lesson_in_presentation_mode_and_chinese(browser):
     wait_lesson(browser, "第 9 步")
     assert browser.exceptions() == []
     assert browser.foreign_requests() == []
+
+
+FOCUSED_KEY = """() => {
+    const box = document.activeElement && document.activeElement.closest('[class*="st-key-"]');
+    return box ? [...box.classList].find(c => c.startsWith('st-key-')) : null;
+}"""
+CONTROL = 'input:not([disabled]), textarea, button:not([disabled]), [role="slider"]'
+KEYED = '[data-testid="stMain"] [class*="st-key-"]'
+INTERACTIVE_KEYS = f"""() => [...document.querySelectorAll('{KEYED}')]
+    .filter(box => box.offsetParent !== null && box.querySelector('{CONTROL}')
+        && !box.closest('details:not([open])'))  // a closed expander opens by keyboard first
+    .map(box => [...box.classList].find(c => c.startsWith('st-key-')))"""
+
+
+def test_every_lesson_control_is_reachable_by_keyboard(browser):
+    """Tab from the top reaches Previous, the steps, Next, layer, head and the CSV download."""
+    page = browser.page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    browser.open("lesson", "lesson.step=8", wait_text="Step 8 of 10")
+    page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
+    wanted = set(page.evaluate(INTERACTIVE_KEYS))
+    assert {"st-key-lesson-prev", "st-key-lesson-next", "st-key-lesson-step"} <= wanted, wanted
+    reached: set[str] = set()
+    for _ in range(300):
+        page.keyboard.press("Tab")
+        key = page.evaluate(FOCUSED_KEY)
+        if key:
+            reached.add(key)
+        if wanted <= reached:
+            break
+    assert wanted <= reached, sorted(wanted - reached)
+    assert browser.exceptions() == []
