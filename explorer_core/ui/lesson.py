@@ -1,0 +1,43 @@
+"""Cached data of the guided lesson: MiniLM's tokens of a sentence and one model run per sentence.
+
+The tokenizer and model are the shared, read-only MiniLM of `explorer_core.ui.pretrained`; runs
+are cached by the sentence's ids. Raises `PretrainedUnavailable` or ImportError when MiniLM is not
+installed; the page turns that into a catalogue message.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer_core.embeddings import BertEmbeddings
+from explorer_core.lesson import LessonTokens, SentenceRun, run_sentence, tokenize
+from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def tokens(text: str) -> LessonTokens:
+    """`[CLS] text [SEP]` through MiniLM's WordPiece (bert-base-uncased vocabulary)."""
+    return tokenize(minilm_tokenizer(), text)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def sentence_run(ids: tuple[int, ...]) -> SentenceRun:
+    """Attention weights, last layer and pooled vector of one `[CLS] text [SEP]` row."""
+    return run_sentence(minilm_model(), ids)
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def vocab_labels() -> dict[int, str]:
+    """MiniLM's id -> vocabulary string (read-only)."""
+    return {token_id: text for text, token_id in minilm_tokenizer().vocab.items()}
+
+
+def embeddings() -> BertEmbeddings:
+    """MiniLM's embedding layer (word, position, segment tables and LayerNorm), read-only."""
+    return minilm_model().embeddings
+
+
+def ready() -> None:
+    """Load MiniLM's tokenizer and model once (raises when they are not installed)."""
+    minilm_tokenizer()
+    minilm_model()
