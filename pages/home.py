@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core.ui.i18n import t
-from explorer_core.ui.nav import PAGES
+from explorer_core.ui.nav import LESSON_FILE, PAGES
 from explorer_core.ui.pack import pack_section
 from explorer_core.ui.state import init, share_link
 
@@ -23,6 +23,10 @@ STAGES = (
 init({})
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
+lesson = next(spec for spec in PAGES if spec.file == LESSON_FILE)
+if lesson.path.is_file():  # the whole path in ten screens, for a lecture
+    st.page_link(lesson.file, label=t("home.lesson"), icon=":material/school:")
+    st.caption(t("home.lesson.body"))
 st.subheader(t("home.pipeline"))
 
 pages = {spec.url_path: spec for spec in PAGES}

@@ -111,3 +111,10 @@ def test_every_chart_goes_through_show_chart():
         if isinstance(node, ast.Attribute) and node.attr == "plotly_chart"
     ]
     assert not bare, bare
+
+
+def test_every_page_offers_a_link_to_its_view():
+    """Pages added later keep the promise too: each shows the "Link to this view" box."""
+    for spec in PAGES:
+        if spec.path.is_file():
+            assert "share_link(" in spec.path.read_text(encoding="utf-8"), spec.file

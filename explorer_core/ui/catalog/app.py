@@ -40,6 +40,11 @@ EN = {
     "home.stage.sentence": "Sentence vector",
     "home.stage.sentence.body": "Pooling (池化) the last layer gives one vector; cosine compares two.",
     "home.open": "Open",
+    "home.lesson": "Start the guided lesson",
+    "home.lesson.body": (
+        "One sentence through the real MiniLM model, one step per screen, with Previous / Next: "
+        "made for a lecture (turn on presentation mode in the sidebar for a projector)."
+    ),
     "home.soon": "This lesson is being built.",
 }
 
@@ -83,5 +88,10 @@ ZH = {
     "home.stage.sentence": "句向量",
     "home.stage.sentence.body": "对最后一层做池化（pooling）得到一个向量；用余弦相似度比较两句。",
     "home.open": "打开",
+    "home.lesson": "开始导学课程",
+    "home.lesson.body": (
+        "用真实的 MiniLM 模型跟随一句话走完全程，每屏一步，可上一步 / 下一步："
+        "专为课堂设计（投影时请在侧边栏打开演示模式）。"
+    ),
     "home.soon": "这一课正在制作中。",
 }
