@@ -25,6 +25,21 @@ CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "artifacts" / "screenshots"
 PLOT = '[data-testid="stPlotlyChart"]'  # one plotly chart
 LANGUAGE_SWITCH = ".st-key-lang"  # Streamlit marks a keyed widget's box with st-key-<key>
+MIN_CHART_TEXT_PX = 12  # the smallest chart text still readable on a 720-line projector
+KEYED = '[data-testid="stMain"] [class*="st-key-"]'
+CONTROL = 'input:not([disabled]), textarea, button:not([disabled]), [role="slider"]'
+KEY_OF = "box => [...box.classList].find(c => c.startsWith('st-key-'))"
+KEYBOARD_CONTROLS = f"""() => [...document.querySelectorAll('{KEYED}')]
+    .filter(box => box.offsetParent !== null && box.querySelector('{CONTROL}')
+        && !box.closest('details:not([open])'))  // a closed expander opens by keyboard first
+    .map({KEY_OF})"""
+FOCUSED_KEY = f"""() => {{
+    const box = document.activeElement && document.activeElement.closest('[class*="st-key-"]');
+    return box ? ({KEY_OF})(box) : null;
+}}"""
+CHART_TEXT_SIZES = f"""() => [...document.querySelectorAll('{PLOT} .main-svg text')]
+    .filter(e => e.textContent.trim() && e.getBoundingClientRect().width > 0)
+    .map(e => [e.textContent.slice(0, 30), parseFloat(getComputedStyle(e).fontSize)])"""
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -160,6 +175,29 @@ class BrowserSession:
         assert charts.count() == expected
         for i in range(expected):
             self.shoot(charts.nth(i), f"{prefix}-chart{i}")
+
+    def small_chart_text(self, min_px: int = MIN_CHART_TEXT_PX) -> list[tuple[str, float]]:
+        """(text, px) of each chart label drawn smaller than `min_px`; the charts must have text."""
+        sizes = self.page.evaluate(CHART_TEXT_SIZES)
+        assert sizes, "the charts have text"
+        return [(text, px) for text, px in sizes if px < min_px]
+
+    def keyboard_controls(self) -> set[str]:
+        """The st-key-<key> classes of the page's visible keyed widgets (and charts' buttons)."""
+        return set(self.page.evaluate(KEYBOARD_CONTROLS))
+
+    def tab_through(self, wanted: set[str], presses: int = 400) -> set[str]:
+        """Press Tab until focus has visited every box in `wanted` (or `presses` run out);
+        return the keyed boxes that got focus."""
+        reached: set[str] = set()
+        for _ in range(presses):
+            self.page.keyboard.press("Tab")
+            key = self.page.evaluate(FOCUSED_KEY)
+            if key:
+                reached.add(key)
+            if wanted <= reached:
+                break
+        return reached
 
     def foreign_requests(self) -> list[str]:
         allowed = (self.base_url, "data:", "blob:", "about:")

@@ -13,19 +13,6 @@ from tests.browser import PLOT, browser_session
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PROJECTOR = {"width": 1280, "height": 720}
-MIN_CHART_TEXT_PX = 12  # the smallest chart text still readable on a 720-line projector
-FOCUSED_KEY = """() => {
-    const box = document.activeElement && document.activeElement.closest('[class*="st-key-"]');
-    return box ? [...box.classList].find(c => c.startsWith('st-key-')) : null;
-}"""
-KEYED = '[class*="st-key-"]'
-CONTROL = 'input:not([disabled]), textarea, button:not([disabled]), [role="slider"]'
-INTERACTIVE_KEYS = f"""() => [...document.querySelectorAll('[data-testid="stMain"] {KEYED}')]
-    .filter(box => box.offsetParent !== null && box.querySelector('{CONTROL}'))
-    .map(box => [...box.classList].find(c => c.startsWith('st-key-')))"""
-CHART_TEXT_SIZES = f"""() => [...document.querySelectorAll('{PLOT} .main-svg text')]
-    .filter(e => e.textContent.trim() && e.getBoundingClientRect().width > 0)
-    .map(e => [e.textContent.slice(0, 30), parseFloat(getComputedStyle(e).fontSize)])"""
 
 
 def wait_for_charts(browser, count: int) -> None:  # noqa: ANN001 - a BrowserSession
@@ -80,16 +67,9 @@ def test_every_control_is_reachable_by_keyboard(app_url, url_path, query, charts
     with browser_session(app_url, **PROJECTOR) as browser:
         browser.open(url_path, query)
         wait_for_charts(browser, charts)
-        wanted = set(browser.page.evaluate(INTERACTIVE_KEYS))
+        wanted = browser.keyboard_controls()
         assert len(wanted) >= 4, wanted
-        reached: set[str] = set()
-        for _ in range(400):
-            browser.page.keyboard.press("Tab")
-            key = browser.page.evaluate(FOCUSED_KEY)
-            if key:
-                reached.add(key)
-            if wanted <= reached:
-                break
+        reached = browser.tab_through(wanted)
         assert wanted <= reached, sorted(wanted - reached)
         assert browser.exceptions() == []
 
@@ -105,9 +85,7 @@ def test_charts_are_legible_at_1280x720(app_url, url_path, query, charts):
         browser.open(url_path, query)
         wait_for_charts(browser, charts)
         browser.page.wait_for_timeout(500)
-        sizes = browser.page.evaluate(CHART_TEXT_SIZES)
-        assert sizes, "the charts have text"
-        small = [(text, px) for text, px in sizes if px < MIN_CHART_TEXT_PX]
+        small = browser.small_chart_text()
         assert not small, small
         widths = browser.page.evaluate(
             f"() => [...document.querySelectorAll('{PLOT}')]"

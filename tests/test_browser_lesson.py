@@ -11,11 +11,6 @@ from tests.browser import PLOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-MIN_CHART_TEXT_PX = 12  # the smallest chart text still readable on a 720-line projector
-CHART_TEXT_SIZES = f"""() => [...document.querySelectorAll('{PLOT} .main-svg text')]
-    .filter(e => e.textContent.trim() && e.getBoundingClientRect().width > 0)
-    .map(e => [e.textContent.slice(0, 30), parseFloat(getComputedStyle(e).fontSize)])"""
-
 
 def wait_lesson(browser, title: str) -> None:  # noqa: ANN001 - a BrowserSession
     """Wait for the step title (presentation mode hides the sidebar that wait_idle looks for)."""
@@ -26,12 +21,6 @@ def wait_lesson(browser, title: str) -> None:  # noqa: ANN001 - a BrowserSession
     browser.page.wait_for_timeout(500)
 
 
-def small_chart_text(browser) -> list:  # noqa: ANN001 - a BrowserSession
-    sizes = browser.page.evaluate(CHART_TEXT_SIZES)
-    assert sizes, "the chart has text"
-    return [(text, px) for text, px in sizes if px < MIN_CHART_TEXT_PX]
-
-
 def test_lesson_in_presentation_mode_and_chinese(browser):
     page = browser.page
     page.set_viewport_size({"width": 1280, "height": 720})
@@ -39,7 +28,7 @@ def test_lesson_in_presentation_mode_and_chinese(browser):
     wait_lesson(browser, "第 8 步，共 10 步：注意力")
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
     browser.screenshot("lesson-zh-present-8")
-    assert not small_chart_text(browser), small_chart_text(browser)
+    assert not browser.small_chart_text(), browser.small_chart_text()
     page.get_by_role("button", name="下一步").click()
     wait_lesson(browser, "第 9 步，共 10 步：池化向量")
     assert "lesson.step=9" in page.url and "present=1" in page.url  # the link reopens step 9
@@ -47,7 +36,7 @@ def test_lesson_in_presentation_mode_and_chinese(browser):
     wait_lesson(browser, "第 10 步")
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
     browser.screenshot("lesson-zh-present-10")
-    assert not small_chart_text(browser), small_chart_text(browser)
+    assert not browser.small_chart_text(), browser.small_chart_text()
     assert page.get_by_role("button", name="下一步").is_disabled()
     page.get_by_role("button", name="上一步").focus()  # reachable by keyboard
     page.keyboard.press("Enter")
@@ -56,33 +45,14 @@ def test_lesson_in_presentation_mode_and_chinese(browser):
     assert browser.foreign_requests() == []
 
 
-FOCUSED_KEY = """() => {
-    const box = document.activeElement && document.activeElement.closest('[class*="st-key-"]');
-    return box ? [...box.classList].find(c => c.startsWith('st-key-')) : null;
-}"""
-CONTROL = 'input:not([disabled]), textarea, button:not([disabled]), [role="slider"]'
-KEYED = '[data-testid="stMain"] [class*="st-key-"]'
-INTERACTIVE_KEYS = f"""() => [...document.querySelectorAll('{KEYED}')]
-    .filter(box => box.offsetParent !== null && box.querySelector('{CONTROL}')
-        && !box.closest('details:not([open])'))  // a closed expander opens by keyboard first
-    .map(box => [...box.classList].find(c => c.startsWith('st-key-')))"""
-
-
 def test_every_lesson_control_is_reachable_by_keyboard(browser):
     """Tab from the top reaches Previous, the steps, Next, layer, head and the CSV download."""
     page = browser.page
     page.set_viewport_size({"width": 1280, "height": 720})
     browser.open("lesson", "lesson.step=8", wait_text="Step 8 of 10")
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
-    wanted = set(page.evaluate(INTERACTIVE_KEYS))
+    wanted = browser.keyboard_controls()
     assert {"st-key-lesson-prev", "st-key-lesson-next", "st-key-lesson-step"} <= wanted, wanted
-    reached: set[str] = set()
-    for _ in range(300):
-        page.keyboard.press("Tab")
-        key = page.evaluate(FOCUSED_KEY)
-        if key:
-            reached.add(key)
-        if wanted <= reached:
-            break
+    reached = browser.tab_through(wanted, presses=300)
     assert wanted <= reached, sorted(wanted - reached)
     assert browser.exceptions() == []
