@@ -11,6 +11,7 @@ import streamlit as st
 
 from explorer_core import runtime
 from explorer_core.ui import present
+from explorer_core.ui.chrome import translate_streamlit_texts
 from explorer_core.ui.export import image_format_switch
 from explorer_core.ui.i18n import language_switch, t
 from explorer_core.ui.nav import LESSON_FILE, available_pages
@@ -38,6 +39,7 @@ else:
         present.presentation_toggle()
         image_format_switch()
 present.keep_in_url()
+translate_streamlit_texts()
 
 sections: dict[str, list] = {}
 for spec in available_pages():

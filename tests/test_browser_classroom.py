@@ -94,3 +94,15 @@ def test_charts_are_legible_at_1280x720(app_url, url_path, query, charts):
         assert min(widths) >= 380, widths  # two charts side by side still get room
         download = browser.page.locator(f"{PLOT} [data-title^='Download plot']")
         assert download.count() >= charts  # every chart offers its picture
+
+
+def test_the_file_uploader_speaks_chinese(browser):
+    """Streamlit draws "Upload" and "50MB per file" itself; in Chinese the catalogue's text shows."""
+    browser.open("train-tokenizer", "lang=zh&tok.train.source=upload", wait_text="训练分词器")
+    button = browser.page.locator('[data-testid="stFileUploaderDropzone"] button p').first
+    shown = button.evaluate(
+        "e => [getComputedStyle(e).fontSize, getComputedStyle(e, '::after').content]"
+    )
+    assert shown == ["0px", '"上传"'], shown
+    browser.shoot(browser.page.locator('[data-testid="stFileUploader"]'), "classroom-upload-zh")
+    assert browser.exceptions() == []

@@ -118,3 +118,16 @@ def test_a_trained_tokenizer_is_shown_in_chinese(algo):
     assert not at.exception, [e.message for e in at.exception]
     assert at.dataframe, "the merge table is shown"
     assert not untranslated(at), untranslated(at)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_streamlits_own_uploader_texts_follow_the_language(lang):
+    from tests.test_query_params import open_with
+
+    at = open_with("app.py", {"lang": lang})
+    styles = [el.proto.body for el in at.get("html") if "stFileUploaderDropzone" in el.proto.body]
+    if lang == "en":
+        assert not styles  # Streamlit's own English stays
+    else:
+        assert len(styles) == 1
+        assert 'content: "上传"' in styles[0] and 'content: "每个文件不超过 50 MB"' in styles[0]

@@ -3,6 +3,8 @@
 EN = {
     "app.title": "Embedding Explorer",
     "app.language": "Language",
+    "app.upload.button": "Upload",
+    "app.upload.limit": "Up to {mb} MB per file",
     "app.section.start": "Start",
     "app.section.tokenize": "Tokenize",
     "app.section.embed": "Embed",
@@ -51,6 +53,8 @@ EN = {
 ZH = {
     "app.title": "嵌入探索器",
     "app.language": "语言",
+    "app.upload.button": "上传",
+    "app.upload.limit": "每个文件不超过 {mb} MB",
     "app.section.start": "开始",
     "app.section.tokenize": "分词",
     "app.section.embed": "嵌入",
