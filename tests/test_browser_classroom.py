@@ -38,6 +38,8 @@ def test_presentation_mode_in_chinese_fits_a_projector(app_url):
             ".map(e => parseFloat(getComputedStyle(e).fontSize))"
         )
         assert titles and min(titles) >= 24, titles  # chart titles grow with the page
+        camera = page.locator(f"{PLOT} .modebar-btn[data-title^='下载图表']")
+        assert camera.count() >= 2  # the download button speaks Chinese too
         browser.shoot(page.locator(PLOT).first, "classroom-present-zh-attention-chart")
         assert "present=1" in page.url and "lang=zh" in page.url
         browser.open("", "present=1&lang=zh", wait_text="完整流程")
@@ -97,7 +99,8 @@ def test_charts_are_legible_at_1280x720(app_url, url_path, query, charts):
 
 
 def test_the_file_uploader_speaks_chinese(browser):
-    """Streamlit draws "Upload" and "50MB per file" itself; in Chinese the catalogue's text shows."""
+    """Streamlit draws "Upload" and "50MB per file" itself; in Chinese the catalogue's text shows
+    instead."""
     browser.open("train-tokenizer", "lang=zh&tok.train.source=upload", wait_text="训练分词器")
     button = browser.page.locator('[data-testid="stFileUploaderDropzone"] button p').first
     shown = button.evaluate(

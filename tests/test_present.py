@@ -51,3 +51,15 @@ def test_charts_carry_the_download_format_and_grow_in_presentation_mode():
     for small, large in zip(small_specs, big_specs, strict=True):
         assert small["layout"]["font"]["size"] == 14 and large["layout"]["font"]["size"] == 20
         assert large["layout"]["height"] > small["layout"]["height"]
+
+
+def test_chart_buttons_speak_the_page_language():
+    """plotly.js knows only English: a Chinese page ships its button texts with each chart."""
+    chinese = app_test("pages/embed_positions.py", state={"lang": "zh"}, timeout=120)
+    english = app_test("pages/embed_positions.py", state={"lang": "en"}, timeout=120)
+    for el in chinese.get("plotly_chart"):
+        config = json.loads(el.proto.config)
+        words = config["locales"][config["locale"]]["dictionary"]
+        assert words["Download plot as a PNG"] == "下载图表（PNG）"
+        assert words["Download plot"] == "下载图表（SVG）"  # the camera's text for SVG
+    assert all("locale" not in json.loads(el.proto.config) for el in english.get("plotly_chart"))

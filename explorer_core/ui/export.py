@@ -23,13 +23,25 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from explorer_core import export
-from explorer_core.ui.i18n import t
+from explorer_core.ui.i18n import DEFAULT_LANGUAGE, current_language, t
 
 IMAGE_FORMATS = ("png", "svg")
 FORMAT_KEY = "app.image_format"
 PRESENT_KEY = "present"  # set by explorer_core.ui.present
 PRESENT_FONT = 20  # px: readable from the back of a lecture hall at 1280x720
 PRESENT_GROWTH = 1.25  # charts get this much taller in presentation mode
+CHART_LOCALE = "ui"  # the name under which a chart carries its translated button texts
+PLOTLY_TOOLTIPS = {  # plotly.js's English tooltip -> catalogue key (what Streamlit's plotly shows)
+    "Download plot as a PNG": "export.plotly.png",
+    "Download plot": "export.plotly.svg",  # the camera button's text for any other format
+    "Zoom": "export.plotly.zoom",
+    "Pan": "export.plotly.pan",
+    "Zoom in": "export.plotly.zoom_in",
+    "Zoom out": "export.plotly.zoom_out",
+    "Autoscale": "export.plotly.autoscale",
+    "Reset axes": "export.plotly.reset",
+    "Double-click to zoom back out": "export.plotly.double_click",
+}
 
 
 def image_format_switch() -> None:
@@ -46,18 +58,30 @@ def image_format() -> str:
     return value if value in IMAGE_FORMATS else "png"
 
 
-def chart_config(key: str, image: str) -> dict[str, Any]:
-    """plotly.js settings: the camera button saves `image` (png/svg) named after the chart key.
+def chart_config(key: str, image: str, texts: dict[str, str] | None = None) -> dict[str, Any]:
+    """plotly.js settings: the camera button saves `image` (png/svg) named after the chart key;
+    `texts` ({plotly's English tooltip: translation}) relabels the chart's buttons.
 
     >>> chart_config("attn.chart.head", "svg")["toImageButtonOptions"]
     {'format': 'svg', 'filename': 'attn.chart.head', 'scale': 2}
     """
-    return {
+    config = {
         "displaylogo": False,
         "displayModeBar": True,  # always shown: the download button is there to be found
         "modeBarButtonsToRemove": ["lasso2d", "select2d"],
         "toImageButtonOptions": {"format": image, "filename": export.file_stem(key), "scale": 2},
     }
+    if texts:  # a locale shipped with the chart: plotly.js has only English built in
+        config["locale"] = CHART_LOCALE
+        config["locales"] = {CHART_LOCALE: {"dictionary": texts}}
+    return config
+
+
+def button_texts() -> dict[str, str]:
+    """The chart buttons' tooltips in the UI language (empty in English: plotly's own)."""
+    if current_language() == DEFAULT_LANGUAGE:
+        return {}
+    return {english: t(key) for english, key in PLOTLY_TOOLTIPS.items()}
 
 
 def presented(fig: go.Figure) -> go.Figure:
@@ -75,7 +99,7 @@ def show_chart(fig: go.Figure, key: str, container: Any = None) -> None:
     where = container if container is not None else st
     if st.session_state.get(PRESENT_KEY):
         fig = presented(fig)
-    where.plotly_chart(fig, key=key, config=chart_config(key, image_format()))
+    where.plotly_chart(fig, key=key, config=chart_config(key, image_format(), button_texts()))
 
 
 def download(

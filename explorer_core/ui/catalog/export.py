@@ -1,6 +1,15 @@
 """Texts of the download controls (charts, tables, tensors, Projector vectors)."""
 
 EN = {
+    "export.plotly.png": "Download plot as a PNG",
+    "export.plotly.svg": "Download plot as an SVG",
+    "export.plotly.zoom": "Zoom",
+    "export.plotly.pan": "Pan",
+    "export.plotly.zoom_in": "Zoom in",
+    "export.plotly.zoom_out": "Zoom out",
+    "export.plotly.autoscale": "Autoscale",
+    "export.plotly.reset": "Reset axes",
+    "export.plotly.double_click": "Double-click to zoom back out",
     "export.format": "Chart downloads",
     "export.format.help": (
         "Every chart has a camera button at its top right: it saves the chart as a picture, drawn "
@@ -17,6 +26,15 @@ EN = {
 }
 
 ZH = {
+    "export.plotly.png": "下载图表（PNG）",
+    "export.plotly.svg": "下载图表（SVG）",
+    "export.plotly.zoom": "框选放大",
+    "export.plotly.pan": "平移",
+    "export.plotly.zoom_in": "放大",
+    "export.plotly.zoom_out": "缩小",
+    "export.plotly.autoscale": "自动缩放",
+    "export.plotly.reset": "重置坐标轴",
+    "export.plotly.double_click": "双击还原",
     "export.format": "图表下载格式",
     "export.format.help": (
         "每个图表右上角都有一个相机按钮：点击后由浏览器把图表保存为图片。"
