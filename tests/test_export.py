@@ -98,4 +98,5 @@ def test_presented_charts_are_larger_and_leave_the_original_alone():
     fig = heatmap(np.eye(3), title="t", x_title="x", y_title="y", value_title="v", height=400)
     big = presented(fig)
     assert big.layout.font.size == 20 and big.layout.height == 500
+    assert big.layout.xaxis.tickfont.size == 18 and big.layout.yaxis.title.font.size == 20
     assert fig.layout.font.size == 14 and fig.layout.height == 400

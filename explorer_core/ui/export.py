@@ -89,6 +89,9 @@ def presented(fig: go.Figure) -> go.Figure:
     big = go.Figure(fig)
     height = big.layout.height
     big.update_layout(font=dict(size=PRESENT_FONT), title_font_size=PRESENT_FONT + 4)
+    # subtle: Streamlit's chart theme sets tick labels to 12 px whatever the layout font says
+    big.update_xaxes(tickfont_size=PRESENT_FONT - 2, title_font_size=PRESENT_FONT)
+    big.update_yaxes(tickfont_size=PRESENT_FONT - 2, title_font_size=PRESENT_FONT)
     if height:
         big.update_layout(height=int(height * PRESENT_GROWTH))
     return big
