@@ -1,5 +1,4 @@
-"""The tables and records behind the download buttons of the Tokenize, Embed, Similarity and Train
-pages. No streamlit.
+"""The tables and records behind every page's download buttons. No streamlit.
 
 Pure functions from what a page already computed to a DataFrame (for CSV) or a dict (for JSON).
 Column names are stable English identifiers (token, id, bytes, ...), the same in both UI languages,
@@ -8,15 +7,18 @@ so a file parses the same way whoever downloaded it; `explorer_core.export` turn
 
 from __future__ import annotations
 
+import json
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from explorer_core.export import plain
-from explorer_core.tokenization.base import Token
+from explorer_core.tokenization.base import Token, Tokenizer
 from explorer_core.train import EvalRecord, Record, TrainStep
 from explorer_core.viz.tokens import hex_bytes, token_label
 
@@ -25,7 +27,8 @@ def token_table(tokens: Sequence[Token], text: str, counts: Mapping[int, int]) -
     """One row per token: position, token (as shown), id, bytes (hex), character offsets
     [start, end) into `text`, the characters covered, special or not, count in the corpus.
 
-    >>> token_table([Token(7, "hi", b"hi", 0, 2)], "hi", {7: 3}).iloc[0].tolist()
+    >>> row = token_table([Token(7, "hi", b"hi", 0, 2)], "hi", {7: 3}).to_dict("records")[0]
+    >>> list(row.values())
     [0, 'hi', 7, '68 69', 0, 2, 'hi', False, 3]
     """
     return pd.DataFrame(
@@ -54,8 +57,11 @@ def ids_record(text: str, tokenizer: str, tokens: Sequence[Token]) -> dict[str, 
 
 
 def vector_columns(width: int) -> list[str]:
-    """>>> vector_columns(3)
-    ['d0', 'd1', 'd2']"""
+    """Column names of a vector's dimensions.
+
+    >>> vector_columns(3)
+    ['d0', 'd1', 'd2']
+    """
     return [f"d{j}" for j in range(width)]
 
 
@@ -198,3 +204,75 @@ def training_log_record(records: Sequence[Record]) -> dict[str, list[dict[str, A
         "loss": [asdict(r) for r in records if isinstance(r, TrainStep)],
         "eval": [asdict(r) for r in records if isinstance(r, EvalRecord)],
     }
+
+
+# ---- Tokenizer Lab, BERT inputs, Attention ------------------------------------------------
+def vocab_record(tokenizer: Tokenizer) -> dict[str, Any]:
+    """{"algo", "vocab": {token: id}} ordered by id; byte-level adds {"bytes_hex": {id: hex}}.
+
+    Byte-level tokens are written as GPT-2's printable characters (as in tokenizer.json): "Ġt" is
+    the bytes 20 74 (" t"); `bytes_hex` gives the real bytes of every id.
+    """
+    vocab = dict(sorted(tokenizer.vocab.items(), key=lambda item: item[1]))
+    record: dict[str, Any] = {"algo": tokenizer.algo, "vocab": vocab}
+    token_bytes = getattr(tokenizer, "token_bytes", None)
+    if token_bytes:
+        record["bytes_hex"] = {str(i): token_bytes[i].hex(" ") for i in sorted(token_bytes)}
+    return record
+
+
+def merges_text(tokenizer: Tokenizer) -> str | None:
+    """The merges in order as merges.txt ("left right" per line), or None for non-BPE tokenizers.
+
+    >>> from explorer_core.tokenization import new_tokenizer
+    >>> tok = new_tokenizer("byte-bpe"); _ = tok.train("the the the", 258)
+    >>> merges_text(tok).splitlines()
+    ['#version: 0.2', 'h e', 't he']
+    """
+    model = json.loads(tokenizer.to_hf_json()).get("model", {})
+    if model.get("type") != "BPE":
+        return None
+    lines = ["#version: 0.2"]
+    for merge in model.get("merges", []):
+        lines.append(merge if isinstance(merge, str) else " ".join(merge))
+    return "\n".join(lines) + "\n"
+
+
+def tokenizer_files(tokenizer: Tokenizer) -> dict[str, bytes]:
+    """The files `Tokenizer.save` writes (our own JSON and Hugging Face's tokenizer.json)."""
+    with tempfile.TemporaryDirectory() as folder:
+        tokenizer.save(folder)
+        return {p.name: p.read_bytes() for p in sorted(Path(folder).iterdir()) if p.is_file()}
+
+
+def shares_frame(shares: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """One row per draw: the running share of each kind among the non-special tokens so far.
+
+    >>> shares_frame({"mask": np.array([0.1, 0.12])}).to_dict("list")
+    {'draw': [1, 2], 'mask': [0.1, 0.12]}
+    """
+    lengths = {len(v) for v in shares.values()}
+    if len(lengths) > 1:
+        raise ValueError("every kind needs one share per draw")
+    n = lengths.pop() if lengths else 0
+    return pd.DataFrame(
+        {"draw": np.arange(1, n + 1), **{k: np.asarray(v) for k, v in shares.items()}}
+    )
+
+
+def attention_record(
+    weights: np.ndarray, tokens: Sequence[str], attention_mask: Sequence[int], model: str,
+    causal: bool = False,
+) -> dict[str, Any]:  # fmt: skip
+    """Every attention weight of one sentence: weights[layer][head][query][key], with its tokens.
+
+    Layers and heads count from 0 here (the page shows them from 1). Each row sums to 1.
+    """
+    array = np.asarray(weights, dtype=np.float64)
+    if array.ndim != 4 or array.shape[2:] != (len(tokens), len(tokens)):
+        raise ValueError(f"weights {array.shape} do not match {len(tokens)} tokens (L, H, T, T)")
+    return {
+        "model": model, "tokens": list(tokens), "attention_mask": list(attention_mask),
+        "causal": causal, "layers": array.shape[0], "heads": array.shape[1],
+        "shape": ["layer", "head", "query", "key"], "weights": array,
+    }  # fmt: skip

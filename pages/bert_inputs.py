@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core import downloads
+from explorer_core import export_tables
 from explorer_core.data import (
     IS_NEXT,
     lines_without_tab,
@@ -107,8 +107,9 @@ elif not predicting or quiz.draw_quiz("inputs", f"{seed}:{text}", draw.tokens, d
             f"{100 * (shares[kind][-1] - EXPECTED[kind]):+.2f}",
             delta_color="off",
         )
-    download_csv(lambda: downloads.shares_frame(shares), f"mlm-shares-{draws}-draws-seed-{seed}",
-                 "inputs.dl.shares", label=t("inputs.dl.shares"))  # fmt: skip
+    download_csv(lambda: export_tables.shares_frame(shares),
+                 f"mlm-shares-{draws}-draws-seed-{seed}", "inputs.dl.shares",
+                 label=t("inputs.dl.shares"))  # fmt: skip
     st.caption(t("inputs.draws.caption", draws=draws, n=len(draw.ids) - 2))  # fmt: skip
 
 st.header(t("inputs.nsp.head"))
