@@ -28,12 +28,16 @@ st.set_page_config(
 presenting = present.start_presenting()
 if presenting:  # one row of shell controls above the page; the sidebar is styled away
     present.apply_style()
-    lang_col, toggle_col, lesson_col = st.columns([3, 2, 2], vertical_alignment="center")
+    lang_col, toggle_col, lesson_col, link_col = st.columns(
+        [3, 2, 2, 2], vertical_alignment="center"
+    )
     with lang_col:
         language_switch(label_visibility="collapsed")
     with toggle_col:
         present.presentation_toggle()
+    present.offer_link_slot(link_col)  # each page's link box goes here, not in a hidden sidebar
 else:
+    present.offer_link_slot(None)
     with st.sidebar:
         language_switch()
         present.presentation_toggle()

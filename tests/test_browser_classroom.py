@@ -23,14 +23,22 @@ def wait_for_charts(browser, count: int) -> None:  # noqa: ANN001 - a BrowserSes
 
 def test_presentation_mode_in_chinese_fits_a_projector(app_url):
     with browser_session(app_url, **PROJECTOR) as browser:
-        browser.open("attention", "present=1&lang=zh&attn.view=head", wait_text="注意力")
+        browser.open("attention", "present=1&lang=zh&attn.head=3", wait_text="注意力")
         page = browser.page
-        assert not page.locator('[data-testid="stSidebar"]').is_visible()
-        assert not page.locator('[data-testid="stMainMenu"]').is_visible()
+        # nothing is put in the sidebar while presenting, so Streamlit draws none at all
+        assert page.locator('[data-testid="stSidebar"]').count() == 0
+        page.locator('[data-testid="stMainMenu"]').wait_for(state="hidden", timeout=10_000)
         nav = page.locator('[data-testid="stTopNav"]')
-        assert nav.is_visible() and "分词" in nav.inner_text()  # the lessons, in Chinese
-        root_px = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
-        assert root_px == "20px"
+        nav.wait_for(state="visible", timeout=10_000)
+        assert "分词" in nav.inner_text()  # the lessons, in Chinese
+        link = page.locator('[data-testid="stPopover"]').filter(has_text="本视图的链接")
+        link.locator("button").click()  # the view's link, from the row above the page
+        code = page.locator('[data-testid="stPopoverBody"] [data-testid="stCode"]')
+        assert "attn.head=3" in code.inner_text(timeout=10_000)
+        page.keyboard.press("Escape")
+        page.wait_for_function(  # the projector style sheet has reached the page
+            "() => getComputedStyle(document.documentElement).fontSize === '20px'", timeout=10_000
+        )
         browser.screenshot("classroom-present-zh-attention")
         wait_for_charts(browser, 2)
         titles = page.evaluate(

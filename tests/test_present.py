@@ -23,6 +23,10 @@ def test_present_1_in_the_url_opens_presentation_mode_and_stays_in_the_url():
     styles = [el.proto.body for el in at.get("html")]
     assert PRESENT_CSS.strip() in [s.strip() for s in styles], "the projector style is applied"
     assert at.title[0].value.startswith("嵌入探索器")
+    assert not at.sidebar.children, "nothing in the sidebar: Streamlit then draws none at all"
+    assert [c for c in at.main.code if "present=1" not in c.value and "lang=zh" in c.value], (
+        "the link box moves above the page"
+    )
 
 
 def test_leaving_presentation_mode_brings_the_sidebar_back_and_drops_the_parameter():

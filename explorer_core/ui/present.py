@@ -13,6 +13,7 @@ from explorer_core.ui.export import PRESENT_KEY
 from explorer_core.ui.i18n import t
 
 URL_ON = "1"
+LINK_SLOT = "_present.link_slot"  # where pages draw their link box while presenting (no sidebar)
 ROOT_FONT_PX = 20  # Streamlit sizes text in rem: a larger root enlarges every word on the page
 
 # subtle: Streamlit has no public switch to hide the sidebar or its toolbar, so this styles them
@@ -48,6 +49,22 @@ def keep_in_url() -> None:
 
 def presentation_toggle() -> None:
     st.toggle(t("present.toggle"), key=PRESENT_KEY, help=t("present.toggle.help"))
+
+
+def offer_link_slot(column) -> None:  # noqa: ANN001 - a Streamlit column
+    """Give this run's pages a place in the shell row for their link box (None: not presenting).
+
+    # subtle: with nothing in the sidebar, Streamlit draws no sidebar at all, so presentation
+    # mode does not depend on the style sheet arriving before the first paint.
+    """
+    st.session_state[LINK_SLOT] = column.empty() if column is not None else None
+
+
+def link_slot():  # noqa: ANN201 - a Streamlit placeholder or None
+    """The shell row's place for the link box while presenting; None otherwise."""
+    if not st.session_state.get(PRESENT_KEY):
+        return None
+    return st.session_state.get(LINK_SLOT)
 
 
 def apply_style() -> None:

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from explorer_core.ui import present
 from explorer_core.ui.i18n import LANG_KEY, current_language, t
 
 SHARED_TOKENIZER = "shared.tokenizer"  # the tokenizer trained in the Tokenizer Lab, or absent
@@ -120,16 +121,26 @@ def view_link(keys: Iterable[str], defaults: Mapping[str, Any] | None = None) ->
 def share_link(
     keys: Iterable[str], slot: Any = None, defaults: Mapping[str, Any] | None = None
 ) -> Any:
-    """Show the sidebar box with this view's link (st.code gives it a copy button); return its slot.
+    """Show the box with this view's link (st.code gives it a copy button); return its slot.
+
+    The box sits in the sidebar, or while presenting behind a button in the row above the page.
 
     Call it once before the page's first st.stop (so error views keep a link) and once more at the
     end with the returned slot: the second call redraws the box with the values the page just
     showed (on a link's first load, widgets below the first call take their URL value only then).
     """
-    slot = slot if slot is not None else st.sidebar.empty()
+    presenting_slot = present.link_slot()
+    if slot is None:
+        slot = presenting_slot if presenting_slot is not None else st.sidebar.empty()
+    link = view_link(keys, defaults)
     with slot.container():  # no st.caption: page tests read a page's last caption
-        st.markdown(f"**{t('link.title')}**", help=t("link.caption"))
-        st.code(view_link(keys, defaults), language=None, wrap_lines=True)
+        if slot is presenting_slot:  # presentation mode: a button in the row above the page
+            with st.popover(t("link.title"), icon=":material/link:"):
+                st.markdown(t("link.caption"))
+                st.code(link, language=None, wrap_lines=True)
+        else:
+            st.markdown(f"**{t('link.title')}**", help=t("link.caption"))
+            st.code(link, language=None, wrap_lines=True)
     return slot
 
 
