@@ -42,6 +42,7 @@ init(DEFAULTS)
 url_synced("inputs.nsp_source", ("en", "zh", "own"))  # translated labels: kept as codes
 LINKED = ("inputs.text", "inputs.seed", "inputs.draws", "inputs.nsp_source", "inputs.nsp_seed",
           "inputs.max_len")  # fmt: skip
+SEEDS = (0, 1_000_000)
 
 
 def reroll() -> None:
@@ -59,7 +60,7 @@ except (ImportError, PretrainedUnavailable):
 st.header(t("inputs.mlm.head"))
 text = st.text_input(t("inputs.text"), max_chars=3000, **bound("inputs.text", DEFAULTS))
 col_seed, col_button = st.columns([3, 1], vertical_alignment="bottom")
-seed = int(col_seed.number_input(t("inputs.seed"), 0, 1_000_000, **bound("inputs.seed", DEFAULTS)))
+seed = int(col_seed.number_input(t("inputs.seed"), **bound("inputs.seed", DEFAULTS, span=SEEDS)))
 col_button.button(t("inputs.reroll"), on_click=reroll, icon=":material/casino:")
 predicting = quiz.predict_toggle("inputs")  # hide this draw's outcome until Reveal
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
@@ -91,7 +92,7 @@ elif not predicting or quiz.draw_quiz("inputs", f"{seed}:{text}", draw.tokens, d
     st.markdown(t("inputs.where_loss"))
     st.subheader(t("inputs.draws.head"))
     draws = st.select_slider(
-        t("inputs.draws"), [10, 100, 1000, 5000], **bound("inputs.draws", DEFAULTS)
+        t("inputs.draws"), **bound("inputs.draws", DEFAULTS, choices=(10, 100, 1000, 5000))
     )
     shares = mlm_shares("minilm", draw, int(draws), seed)
     kind_names = {kind: t(f"inputs.kind.{kind}") for kind in EXPECTED}
@@ -132,9 +133,9 @@ if len(pairs) < 2:
     st.stop()
 col_s, col_l = st.columns(2)
 nsp_seed = int(
-    col_s.number_input(t("inputs.nsp_seed"), 0, 1_000_000, **bound("inputs.nsp_seed", DEFAULTS))
+    col_s.number_input(t("inputs.nsp_seed"), **bound("inputs.nsp_seed", DEFAULTS, span=SEEDS))
 )
-max_len = col_l.slider(t("inputs.max_len"), 8, 64, **bound("inputs.max_len", DEFAULTS))
+max_len = col_l.slider(t("inputs.max_len"), **bound("inputs.max_len", DEFAULTS, span=(8, 64)))
 examples = make_nsp_examples(pairs, seed=nsp_seed)
 label_name = {0: t("inputs.nsp.is_next"), 1: t("inputs.nsp.not_next")}
 shown = examples[:12]

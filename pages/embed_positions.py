@@ -31,22 +31,26 @@ init(DEFAULTS)
 url_synced("emb.pos.scheme", SCHEMES)  # translated labels: kept in the URL as codes
 LINKED = ("emb.pos.length", "emb.pos.dim", "emb.pos.base", "emb.pos.clip", "emb.pos.trained",
           "emb.pos.scheme", "emb.pos.rope", "emb.pos.pair")  # fmt: skip
+DIMS = (8, 16, 32, 64, 128, 256)  # model widths the tables can be drawn for
 
 st.title(t("emb.pos.title"))
 st.markdown(t("emb.pos.intro"))
 c1, c2, c3 = st.columns(3)
-length = c1.slider(t("emb.pos.length"), 16, 512, step=16, **bound("emb.pos.length", DEFAULTS))
-dim = c2.select_slider(
-    t("emb.pos.dim"), [8, 16, 32, 64, 128, 256], **bound("emb.pos.dim", DEFAULTS)
+length = c1.slider(
+    t("emb.pos.length"), step=16, **bound("emb.pos.length", DEFAULTS, span=(16, 512))
 )
+dim = c2.select_slider(t("emb.pos.dim"), **bound("emb.pos.dim", DEFAULTS, choices=DIMS))
 base = float(
     c3.select_slider(
-        t("emb.pos.base"), [100, 1000, 10000, 100000, 1000000], **bound("emb.pos.base", DEFAULTS)
+        t("emb.pos.base"),
+        **bound("emb.pos.base", DEFAULTS, choices=(100, 1000, 10_000, 100_000, 1_000_000)),
     )
 )
 c4, c5 = st.columns(2)
-clip = c4.slider(t("emb.pos.clip"), 1, 32, **bound("emb.pos.clip", DEFAULTS))
-trained = c5.slider(t("emb.pos.trained"), 8, 512, step=8, **bound("emb.pos.trained", DEFAULTS))
+clip = c4.slider(t("emb.pos.clip"), **bound("emb.pos.clip", DEFAULTS, span=(1, 32)))
+trained = c5.slider(
+    t("emb.pos.trained"), step=8, **bound("emb.pos.trained", DEFAULTS, span=(8, 512))
+)
 scheme = (
     st.segmented_control(
         t("emb.pos.scheme"),

@@ -9,7 +9,6 @@ from explorer_core import export_tables as tables
 from explorer_core.embeddings import layer_norm_trace
 from explorer_core.ui.embedding import (
     SOURCES,
-    clamp_state,
     encode_pair,
     pair_components,
     pick_source,
@@ -75,8 +74,7 @@ st.subheader(t("emb.sum.token.head"))
 names = [f"{label} ({'AB'[segment]})" for label, segment in zip(labels, segments, strict=True)]
 pick = pick_token("emb.sum.pick", t("emb.sum.pick"), names, linked=True)
 hidden = parts["sum"].shape[-1]
-clamp_state("emb.sum.dims", 4, min(64, hidden))
-dims = st.slider(t("emb.sum.dims"), 4, min(64, hidden), **bound("emb.sum.dims", DEFAULTS))
+dims = st.slider(t("emb.sum.dims"), **bound("emb.sum.dims", DEFAULTS, span=(4, min(64, hidden))))
 show_chart(
     viz.stage_figure(
         parts,

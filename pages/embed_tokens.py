@@ -120,7 +120,7 @@ st.caption(t("emb.tokens.matrix.caption", rows=rows, dim=dim) + " " + caption)
 # 3) a 2-D map with nearest neighbours (heavier: behind a toggle)
 st.subheader(t("emb.tokens.map.head"))
 if st.toggle(t("emb.tokens.map"), **bound("emb.tokens.map", DEFAULTS)):
-    k = st.slider(t("emb.tokens.k"), 1, 10, **bound("emb.tokens.k", DEFAULTS))
+    k = st.slider(t("emb.tokens.k"), **bound("emb.tokens.k", DEFAULTS, span=(1, 10)))
     result = neighbourhood_map(weight, ids, k, neighbour_exclusions(vocab_labels, rows))
     point_labels = [vocab_labels.get(i, str(i)) for i in result.point_ids]
     cos = cosine_matrix(weight[[token_id]].float(), weight[result.point_ids].float())[0].tolist()

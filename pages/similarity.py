@@ -124,7 +124,7 @@ if view == "matrix":
 elif view == "neighbours":
     query = st.text_input(t("sim.query"), max_chars=300, **bound("sim.query", DEFAULTS)).strip()
     k_default = {"sim.k": min(DEFAULTS["sim.k"], len(texts))}  # the slider ends at len(texts)
-    k = st.slider(t("sim.k"), 1, len(texts), **bound("sim.k", k_default))
+    k = st.slider(t("sim.k"), **bound("sim.k", k_default, span=(1, len(texts))))
     if not query:
         st.warning(t("sim.empty"))
         st.stop()

@@ -73,8 +73,8 @@ algo = left.selectbox(
     format_func=lambda a: t(f"tok.train.algo.{a}"),
 )  # fmt: skip
 vocab = right.number_input(
-    t("tok.train.vocab"), min_value=2, max_value=lab.MAX_VOCAB, step=100,
-    help=t("tok.train.vocab.help"), **bound("tok.train.vocab", DEFAULTS),
+    t("tok.train.vocab"), step=100, help=t("tok.train.vocab.help"),
+    **bound("tok.train.vocab", DEFAULTS, span=(2, lab.MAX_VOCAB)),
 )  # fmt: skip
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 

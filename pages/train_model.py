@@ -35,6 +35,7 @@ init(DEFAULTS)
 LINKED = ("train.data", "train.tok", "train.algo", "train.vocab_size", "train.preset",
           "train.objective", "train.edit", "train.max_length", "train.seed", "train.pre_steps",
           "train.fine_steps", "train.budget")  # fmt: skip
+STEPS = (1, 100_000)  # the range of either phase's step count
 
 # subtle: a widget's value is dropped when a run does not draw it (edit toggle off, another
 # objective or tokenizer source); writing each value back keeps the learner's choice.
@@ -109,10 +110,12 @@ if st.toggle(t("train.edit"), disabled=running, **bound("train.edit", DEFAULTS))
     cols[2].number_input(t("train.heads"), 1, 16, key="train.heads")
     cols[3].number_input(t("train.ffn"), 8, 4096, step=8, key="train.ffn")
     cols = st.columns(4)
-    cols[0].number_input(t("train.max_length"), 8, 256, **bound("train.max_length", DEFAULTS))
+    cols[0].number_input(
+        t("train.max_length"), **bound("train.max_length", DEFAULTS, span=(8, 256))
+    )
     cols[1].number_input(t("train.batch"), 1, 512, key="train.batch")
     cols[2].number_input(t("train.lr"), 1e-5, 0.5, format="%.5f", key="train.lr")
-    cols[3].number_input(t("train.seed"), 0, 1_000_000, **bound("train.seed", DEFAULTS))
+    cols[3].number_input(t("train.seed"), **bound("train.seed", DEFAULTS, span=(0, 1_000_000)))
 
 # 4) objective and budget
 st.subheader(t("train.objective.head"))
@@ -122,9 +125,9 @@ objective = st.radio(
 )  # fmt: skip
 cols = iter(st.columns(3))
 if objective == "pretrain+finetune":
-    next(cols).number_input(t("train.pre_steps"), 1, 100_000, **bound("train.pre_steps", DEFAULTS))
-next(cols).number_input(t("train.fine_steps"), 1, 100_000, **bound("train.fine_steps", DEFAULTS))
-next(cols).number_input(t("train.budget"), 0, 3600, **bound("train.budget", DEFAULTS))
+    next(cols).number_input(t("train.pre_steps"), **bound("train.pre_steps", DEFAULTS, span=STEPS))
+next(cols).number_input(t("train.fine_steps"), **bound("train.fine_steps", DEFAULTS, span=STEPS))
+next(cols).number_input(t("train.budget"), **bound("train.budget", DEFAULTS, span=(0, 3600)))
 
 plan = None
 if tokenizer is not None:

@@ -31,6 +31,7 @@ from explorer_core.ui.state import (
     SHARED_TOKENIZER_NAME,
     URL_SEEDED,
     bound,
+    clamp_state,
     url_synced,
 )
 
@@ -160,16 +161,15 @@ def pair_components(
 
 
 def pick_source(
-    prefix: str, *, widths: Sequence[int] | None = None, defaults: Mapping[str, Any] | None = None
+    prefix: str, *, defaults: Mapping[str, Any], widths: Sequence[int] | None = None
 ) -> tuple[Source, str]:
     """The model picker the Embed pages share; returns the source and its caption line.
 
     Widgets: `<prefix>.source` (fresh / trained / pretrained) and, for a fresh model, its seed
     `<prefix>.seed` and, when `widths` is given, its width `<prefix>.dim` (else 32). When the chosen
-    model is not available it shows the catalogue's warning and stops the page. With the page's
-    `defaults`, width and seed are kept in the URL (`state.bound`); the page syncs the source.
+    model is not available it shows the catalogue's warning and stops the page. Width and seed
+    are kept in the URL (`state.bound`, with the page's `defaults`); the page syncs the source.
     """
-    link = (lambda key: bound(key, defaults)) if defaults else (lambda key: {"key": key})
     kind = (
         st.segmented_control(
             t("emb.tokens.source"),
@@ -184,9 +184,11 @@ def pick_source(
         columns = st.columns(2 if widths else 1)
         if widths:
             dim = columns[0].select_slider(
-                t("emb.tokens.dim"), list(widths), **link(f"{prefix}.dim")
+                t("emb.tokens.dim"), **bound(f"{prefix}.dim", defaults, choices=widths)
             )
-        columns[-1].number_input(t("emb.tokens.seed"), 0, 10_000, **link(f"{prefix}.seed"))
+        columns[-1].number_input(
+            t("emb.tokens.seed"), **bound(f"{prefix}.seed", defaults, span=(0, 10_000))
+        )
     try:
         source = embedding_source(
             kind, dim=dim, seed=int(st.session_state.get(f"{prefix}.seed", 0))
@@ -195,14 +197,6 @@ def pick_source(
         st.warning(t(err.key, **err.values))
         st.stop()
     return source, t(f"emb.tokens.src.caption.{source.kind}", label=source.label)
-
-
-def clamp_state(key: str, low: int, high: int) -> None:
-    """Keep a widget's remembered value inside its current range (a shorter sentence, a narrower
-    model): Streamlit raises when a slider's or selectbox's stored value falls outside it."""
-    value = st.session_state.get(key)
-    if isinstance(value, int) and not low <= value <= high:
-        st.session_state[key] = min(max(value, low), high)
 
 
 def pick_token(key: str, label: str, names: Sequence[str], linked: bool = False) -> int:

@@ -10,7 +10,6 @@ import streamlit as st
 
 from explorer_core import position_analysis as pa
 from explorer_core.export_tables import series_frame
-from explorer_core.ui.embedding import clamp_state
 from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound
@@ -19,9 +18,10 @@ from explorer_core.viz import positional as viz
 
 def rope_close_up(*, dim: int, base: float, length: int, trained: int, default_pair: int) -> None:
     """The pair slider (`emb.pos.pair`, kept in the URL) and the three RoPE charts."""
-    clamp_state("emb.pos.pair", 0, dim // 2 - 1)
     pair_default = {"emb.pos.pair": min(default_pair, dim // 2 - 1)}  # inside the slider
-    pair = st.slider(t("emb.pos.pair"), 0, dim // 2 - 1, **bound("emb.pos.pair", pair_default))
+    pair = st.slider(
+        t("emb.pos.pair"), **bound("emb.pos.pair", pair_default, span=(0, dim // 2 - 1))
+    )
     path = pa.rope_pair_path(pair, dim, base, min(length, 64))
     spectrum, decay = pa.rope_spectrum(dim, base), pa.rope_offset_curve(dim, base, length)
     r1, r2 = st.columns(2)

@@ -6,6 +6,7 @@ to another (the tokenizer trained in the Tokenizer Lab, the model trained on the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlencode
@@ -50,22 +51,65 @@ def init(defaults: Mapping[str, Any]) -> None:
         st.session_state.setdefault(key, value)
 
 
-def bound(key: str, defaults: Mapping[str, Any], options: Sequence[Any] = ()) -> dict[str, Any]:
+def bound(
+    key: str, defaults: Mapping[str, Any], options: Sequence[Any] = (), *,
+    span: tuple[float, float] | None = None, choices: Sequence[Any] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """Widget arguments that keep `key` in the URL as `?key=value` (Streamlit's own binding).
 
     The widget's own default is the page's default for `key` (an `index` into `options` for a
     selectbox), because Streamlit drops the parameter when the value equals the widget's default:
     a link must reopen on the page's default then, not on the widget's (False, 0, "").
+    `span` (a slider's or number box's min and max) and `choices` (a select_slider's options)
+    are passed on too, after bringing a remembered value back inside them: a value restored
+    from a lesson pack (or kept from a wider range) would otherwise make Streamlit raise.
     # subtle: a URL value wins over init()'s setdefault only on the session's first run, which is
     # the run that opens a link. Only for widgets whose URL text is not translated (no format_func
     # over translated labels); those use url_synced.
 
     >>> bound("attn.layer", {"attn.layer": 2}, options=range(1, 7))
     {'key': 'attn.layer', 'bind': 'query-params', 'index': 1}
+    >>> bound("emb.pos.clip", {"emb.pos.clip": 8}, span=(1, 32))
+    {'key': 'emb.pos.clip', 'bind': 'query-params', 'value': 8, 'min_value': 1, 'max_value': 32}
     """
     default = defaults[key]
-    pick = {"index": list(options).index(default)} if options else {"value": default}
-    return {"key": key, "bind": "query-params", **pick}
+    if isinstance(default, int | float) and not isinstance(default, bool) and infinite_in_url(key):
+        del st.query_params[key]
+        st.rerun()  # the rerun starts from the mended URL, so the widget binds as usual
+    args: dict[str, Any] = {"key": key, "bind": "query-params"}
+    if options:
+        return {**args, "index": list(options).index(default)}
+    args["value"] = default
+    if span is not None:
+        clamp_state(key, *span)
+        args.update(min_value=span[0], max_value=span[1])
+    if choices is not None:
+        if key in st.session_state and st.session_state[key] not in choices:
+            st.session_state[key] = default
+        args["options"] = list(choices)
+    return args
+
+
+def clamp_state(key: str, low: float, high: float) -> None:
+    """Keep a widget's remembered number inside its current range (a shorter sentence, a narrower
+    model, a pack from elsewhere): Streamlit raises when a slider's, number box's or selectbox's
+    stored value falls outside it."""
+    value = st.session_state.get(key)
+    if isinstance(value, int | float) and not isinstance(value, bool) and not low <= value <= high:
+        st.session_state[key] = type(value)(min(max(value, low), high))
+
+
+def infinite_in_url(key: str) -> bool:
+    """Whether `?key=` reads as an infinite number or NaN ("1e309", "inf", "nan").
+
+    # subtle: Streamlit ignores other bad numbers in a link ("abc", out of range), but an
+    # integer number_input bound to such a value raises OverflowError (int(inf)) while it is drawn.
+    """
+    text = st.query_params.get(key)
+    try:
+        return text is not None and not math.isfinite(float(text))
+    except ValueError:
+        return False
 
 
 def url_synced(key: str, codes: Sequence[Any]) -> bool:

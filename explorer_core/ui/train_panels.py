@@ -36,6 +36,8 @@ ZIP_RESULT_KEY = "train.zip_result"  # (file id, error text or "") of the last u
 
 Parts = dict[str, list[SentencePair]]
 
+VOCAB_SIZES = (100, 30_000)  # the Train page's own tokenizer: smallest, largest
+
 
 def tokenizer_panel(
     algorithms: Sequence[str], text: str, running: bool, defaults: Mapping[str, Any]
@@ -63,8 +65,12 @@ def tokenizer_panel(
             algo = left.selectbox(t("train.tok.algo"), algorithms, key="train.algo",
                                   format_func=lambda a: t(f"tok.encode.algo.{a}"),
                                   disabled=running)  # fmt: skip
-            size = right.number_input(t("train.tok.size"), 100, 30_000, step=100, disabled=running,
-                                      **bound("train.vocab_size", defaults))  # fmt: skip
+            size = right.number_input(
+                t("train.tok.size"),
+                step=100,
+                disabled=running,
+                **bound("train.vocab_size", defaults, span=VOCAB_SIZES),
+            )
             tokenizer, name = ui.trained_tokenizer(algo, int(size), text), algo
         else:
             file = st.file_uploader(t("train.tok.file"), type=["txt"], key="train.vocab_file",

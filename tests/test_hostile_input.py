@@ -1,0 +1,71 @@
+"""Links and lesson packs are user input: a hand-edited one must never break a page.
+
+Links: each page opens with every setting it keeps in the URL (its `LINKED` keys) set to the same
+bad text at once. Packs: a pack whose numbers are all far outside their widgets' ranges passes
+the pack's checks (the kinds fit) and is restored; every page must then run on it. In both cases
+the page shows what it can (defaults, the nearest allowed value) and no exception.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from explorer_core.lesson_pack import read_pack, write_pack
+from explorer_core.ui.nav import available_pages
+from explorer_core.ui.pack import action_exclusions, page_examples
+from tests.test_query_params import open_with
+
+BAD_TEXTS = ("1e309", "-inf", "nan", "abc", "-7", "99999999", "")
+
+
+def linked_keys(source: str) -> tuple[str, ...]:
+    """The string keys of the page's module-level `LINKED = (...)` tuple (empty without one)."""
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "LINKED" for target in node.targets
+        ):
+            return tuple(ast.literal_eval(node.value))
+    return ()
+
+
+LINKED_PAGES = [
+    (spec.file, keys)
+    for spec in available_pages()
+    if (keys := linked_keys(spec.path.read_text(encoding="utf-8")))
+]
+PAGES_WITHOUT_HOME = [spec.file for spec in available_pages() if spec.url_path]
+
+
+def test_the_pages_with_links_are_found():
+    files = {file for file, _ in LINKED_PAGES}
+    assert len(files) >= 10 and "pages/attention.py" in files, files
+
+
+@pytest.mark.parametrize("bad", BAD_TEXTS)
+@pytest.mark.parametrize(("page", "keys"), LINKED_PAGES, ids=[f for f, _ in LINKED_PAGES])
+def test_a_garbled_link_opens_the_page_on_its_defaults(page, keys, bad):
+    open_with(page, dict.fromkeys(keys, bad))  # fails on any exception the page shows
+
+
+def far_off_numbers(scale: int) -> dict:
+    """Every numeric page default (not a flag) replaced by `scale` of its own kind."""
+    return {
+        key: type(value)(scale)
+        for key, value in page_examples().items()
+        if isinstance(value, int | float) and not isinstance(value, bool)
+    }
+
+
+@pytest.mark.parametrize("scale", [99_999, -7])
+@pytest.mark.parametrize("page", PAGES_WITHOUT_HOME)
+def test_a_pack_with_numbers_out_of_range_opens_every_page(page, scale):
+    keys, patterns = action_exclusions()
+    wanted = far_off_numbers(scale)
+    pack = read_pack(
+        write_pack(wanted, excluded=keys, patterns=patterns),
+        excluded=keys, patterns=patterns, examples=page_examples(),
+    )  # fmt: skip
+    assert len(pack.settings) >= 20 and set(pack.settings) <= set(wanted), "the checks let it in"
+    open_with(page, {}, state=pack.settings)  # fails on any exception the page shows
