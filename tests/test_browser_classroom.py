@@ -6,8 +6,11 @@ Screenshots land in artifacts/screenshots/classroom-*.png; look at them.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from explorer_core.ui.i18n import CATALOGUE
 from tests.browser import PLOT, browser_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -116,4 +119,52 @@ def test_the_file_uploader_speaks_chinese(browser):
     )
     assert shown == ["0px", '"上传"'], shown
     browser.shoot(browser.page.locator('[data-testid="stFileUploader"]'), "classroom-upload-zh")
+    assert browser.exceptions() == []
+
+
+# every name, tooltip and placeholder Streamlit writes, and the skip link's text
+CHROME_TEXTS_JS = """() => {
+  const names = ['aria-label', 'data-title', 'placeholder', 'title'];
+  const found = [];
+  for (const el of document.querySelectorAll(names.map(n => '[' + n + ']').join(',')))
+    for (const name of names) if (el.getAttribute(name)) found.push(el.getAttribute(name));
+  const skip = document.querySelector('[data-testid="stSkipToContent"]');
+  for (const el of [skip, ...document.querySelectorAll('[data-testid="stTooltipContent"]')])
+    if (el) found.push(el.textContent);
+  return found;
+}"""
+
+
+CHROME_WORDS = sorted(
+    v for k, v in CATALOGUE["en"].items() if k.startswith("chrome.") and "{" not in v
+)
+NO_ENGLISH_LEFT_JS = (
+    f"() => ({CHROME_TEXTS_JS})().filter(t => {json.dumps(CHROME_WORDS)}.includes(t)"
+    " || t.startsWith('Help for ')).length === 0"
+)
+
+
+def english_chrome(texts: list[str]) -> list[str]:
+    return [text for text in texts if text in CHROME_WORDS or text.startswith("Help for ")]
+
+
+def test_streamlits_own_words_speak_chinese_and_come_back_in_english(browser):
+    """Button names, tooltips, placeholders and the skip link that Streamlit writes in English."""
+    browser.open("attention", "lang=zh&attn.view=head", wait_text="注意力")
+    page = browser.page
+    page.wait_for_function(NO_ENGLISH_LEFT_JS, timeout=10_000)
+    shown = page.evaluate(CHROME_TEXTS_JS)
+    assert "全屏" in shown and "跳到主要内容" in shown and not english_chrome(shown), shown
+    table = page.locator('[data-testid="stDataFrame"]').first
+    table.scroll_into_view_if_needed()
+    table.hover()
+    page.locator('[data-testid="stElementToolbarButton"] button[aria-label="搜索"]').first.hover()
+    tip = page.locator('[data-testid="stTooltipContent"]').filter(has_text="搜索")
+    tip.first.wait_for(timeout=10_000)  # the tooltip Streamlit draws on hover, in Chinese
+    browser.screenshot("classroom-table-toolbar-zh")
+    page.locator(".st-key-lang button").filter(has_text="English").click()
+    browser.wait_idle()
+    page.wait_for_function(f"() => ({CHROME_TEXTS_JS})().includes('Skip to main content')")
+    shown = page.evaluate(CHROME_TEXTS_JS)
+    assert "Fullscreen" in shown and "全屏" not in shown, shown  # the originals are back
     assert browser.exceptions() == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from explorer_core.ui.i18n import pick_language
@@ -131,3 +133,41 @@ def test_streamlits_own_uploader_texts_follow_the_language(lang):
     else:
         assert len(styles) == 1
         assert 'content: "上传"' in styles[0] and 'content: "每个文件不超过 50 MB"' in styles[0]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_streamlits_own_button_names_and_tooltips_follow_the_language(lang):
+    """The page script carries the catalogue's words for Streamlit's English (none in English)."""
+    import json
+    import re
+
+    from tests.test_query_params import open_with
+
+    at = open_with("app.py", {"lang": lang})
+    scripts = [el.proto.body for el in at.get("html") if "explorerChrome" in el.proto.body]
+    assert len(scripts) == 1, "one script, in every language (English restores the originals)"
+    words = json.loads(re.search(r"const words = (\{.*?\}), templates", scripts[0]).group(1))
+    if lang == "en":
+        assert words == {}
+    else:
+        assert words["Fullscreen"] == "全屏" and words["Download as CSV"] == "下载为 CSV"
+        assert words["Skip to main content"] == "跳到主要内容" and len(words) >= 15
+
+
+def test_the_chrome_words_are_the_ones_streamlit_writes():
+    """Each English chrome text (the part before "{label}") is a literal in Streamlit's frontend,
+    so a Streamlit upgrade that renames one fails here instead of leaving English on screen."""
+    import streamlit
+
+    from explorer_core.ui.i18n import CATALOGUE
+
+    bundle = "".join(
+        path.read_text(encoding="utf-8", errors="replace")
+        for path in (Path(streamlit.__file__).parent / "static").rglob("*.js")
+    )
+    chrome = {k: v for k, v in CATALOGUE["en"].items() if k.startswith("chrome.")}
+    assert len(chrome) >= 15
+    for key, text in chrome.items():
+        head = text.split("{label}")[0]
+        forms = [f"`{head}", f'"{head}'] if "{label}" in text else [f"`{text}`", f'"{text}"']
+        assert any(form in bundle for form in forms), (key, text)
