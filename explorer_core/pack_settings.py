@@ -150,11 +150,35 @@ def page_defaults(paths: Iterable[str | Path]) -> dict[str, Any]:
                 continue
             for key, value in zip(node.value.keys, node.value.values, strict=True):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    try:
-                        found[key.value] = ast.literal_eval(value)
-                    except ValueError:
-                        pass  # computed (a translated default, a preset's size): no example
+                    example = _example(value)
+                    if example is not NO_EXAMPLE:
+                        found[key.value] = example
     return found
+
+
+NO_EXAMPLE = object()
+
+
+def _example(value: ast.expr) -> Any:
+    """A value of the kind `value` computes: the literal itself, "" for a translated text
+    (`t("key")`), a literal branch of `a if cond else b`; NO_EXAMPLE when it cannot be told.
+
+    >>> [_example(ast.parse(s).body[0].value) for s in ('3', 't("x.default")', '"a" if x else "b"')]
+    [3, '', 'a']
+    >>> _example(ast.parse("size(x)").body[0].value) is NO_EXAMPLE
+    True
+    """
+    try:
+        return ast.literal_eval(value)
+    except ValueError:
+        pass
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "t":
+        return ""
+    if isinstance(value, ast.IfExp):
+        branches = [_example(value.body), _example(value.orelse)]
+        if NO_EXAMPLE not in branches and type(branches[0]) is type(branches[1]):
+            return branches[0]
+    return NO_EXAMPLE  # computed otherwise (e.g. a preset's size)
 
 
 def _constants(tree: ast.Module) -> dict[str, str]:

@@ -24,7 +24,8 @@ DEEPER = {  # step -> url path of the page that teaches it (see pages/home.py ST
 }  # fmt: skip
 DEFAULTS = {
     "lesson.step": 1, "lesson.token": 2, "lesson.layer": 1, "lesson.head": 3,  # previous-token
-    **{f"lesson.{name}": t(f"lesson.default_{name}") for name in SENTENCES},
+    "lesson.text": t("lesson.default_text"), "lesson.other": t("lesson.default_other"),
+    "lesson.third": t("lesson.default_third"),  # written out: a pack reads their kind from here
 }  # fmt: skip
 
 

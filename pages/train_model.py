@@ -34,7 +34,7 @@ DEFAULTS = {
 init(DEFAULTS)
 LINKED = ("train.data", "train.tok", "train.algo", "train.vocab_size", "train.preset",
           "train.objective", "train.edit", "train.max_length", "train.seed", "train.pre_steps",
-          "train.fine_steps", "train.budget")  # fmt: skip
+          "train.fine_steps", "train.budget", *SIZE_KEYS)  # fmt: skip
 STEPS = (1, 100_000)  # the range of either phase's step count
 
 # subtle: a widget's value is dropped when a run does not draw it (edit toggle off, another
@@ -105,16 +105,20 @@ preset = st.selectbox(
 st.caption(t(f"train.desc.{preset}"))
 if st.toggle(t("train.edit"), disabled=running, **bound("train.edit", DEFAULTS)):
     cols = st.columns(4)
-    cols[0].number_input(t("train.hidden"), 8, 1024, step=8, key="train.hidden")
-    cols[1].number_input(t("train.layers"), 1, 12, key="train.layers")
-    cols[2].number_input(t("train.heads"), 1, 16, key="train.heads")
-    cols[3].number_input(t("train.ffn"), 8, 4096, step=8, key="train.ffn")
+    cols[0].number_input(
+        t("train.hidden"), step=8, **bound("train.hidden", DEFAULTS, span=(8, 1024))
+    )
+    cols[1].number_input(t("train.layers"), **bound("train.layers", DEFAULTS, span=(1, 12)))
+    cols[2].number_input(t("train.heads"), **bound("train.heads", DEFAULTS, span=(1, 16)))
+    cols[3].number_input(t("train.ffn"), step=8, **bound("train.ffn", DEFAULTS, span=(8, 4096)))
     cols = st.columns(4)
     cols[0].number_input(
         t("train.max_length"), **bound("train.max_length", DEFAULTS, span=(8, 256))
     )
-    cols[1].number_input(t("train.batch"), 1, 512, key="train.batch")
-    cols[2].number_input(t("train.lr"), 1e-5, 0.5, format="%.5f", key="train.lr")
+    cols[1].number_input(t("train.batch"), **bound("train.batch", DEFAULTS, span=(1, 512)))
+    cols[2].number_input(
+        t("train.lr"), format="%.5f", **bound("train.lr", DEFAULTS, span=(1e-5, 0.5))
+    )
     cols[3].number_input(t("train.seed"), **bound("train.seed", DEFAULTS, span=(0, 1_000_000)))
 
 # 4) objective and budget

@@ -1,8 +1,9 @@
 """Links and lesson packs are user input: a hand-edited one must never break a page.
 
 Links: each page opens with every setting it keeps in the URL (its `LINKED` keys) set to the same
-bad text at once. Packs: a pack whose numbers are all far outside their widgets' ranges passes
-the pack's checks (the kinds fit) and is restored; every page must then run on it. In both cases
+bad text at once. Packs: a pack whose numbers are all far outside their widgets' ranges (and
+whose switches are all on) passes the pack's checks (the kinds fit) and is restored; every page
+must then run on it. In both cases
 the page shows what it can (defaults, the nearest allowed value) and no exception.
 """
 
@@ -21,13 +22,21 @@ BAD_TEXTS = ("1e309", "-inf", "nan", "abc", "-7", "99999999", "")
 
 
 def linked_keys(source: str) -> tuple[str, ...]:
-    """The string keys of the page's module-level `LINKED = (...)` tuple (empty without one)."""
+    """The keys of the page's module-level `LINKED = (...)` tuple (empty without one); a
+    `*NAME` in it stands for the literal keys of the module-level dict or tuple NAME."""
+    literals = {}
     for node in ast.parse(source).body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(target, ast.Name) and target.id == "LINKED" for target in node.targets
-        ):
-            return tuple(ast.literal_eval(node.value))
-    return ()
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            literals[node.targets[0].id] = node.value
+    if "LINKED" not in literals:
+        return ()
+    keys: list[str] = []
+    for item in literals["LINKED"].elts:
+        if isinstance(item, ast.Starred):
+            keys += list(ast.literal_eval(literals[item.value.id]))
+        else:
+            keys.append(ast.literal_eval(item))
+    return tuple(keys)
 
 
 LINKED_PAGES = [
@@ -49,12 +58,15 @@ def test_a_garbled_link_opens_the_page_on_its_defaults(page, keys, bad):
     open_with(page, dict.fromkeys(keys, bad))  # fails on any exception the page shows
 
 
-def far_off_numbers(scale: int) -> dict:
-    """Every numeric page default (not a flag) replaced by `scale` of its own kind."""
-    return {
-        key: type(value)(scale)
-        for key, value in page_examples().items()
-        if isinstance(value, int | float) and not isinstance(value, bool)
+def far_off_settings(scale: int) -> dict:
+    """Every numeric page default replaced by `scale` of its own kind, and every flag turned on
+    (so the widgets behind switches, such as the Train page's model sizes, are drawn too)."""
+    examples = page_examples()
+    unknown = {key: scale for _, keys in LINKED_PAGES for key in keys if key not in examples}
+    return unknown | {  # a setting with no literal default has no kind to check: any number
+        key: True if isinstance(value, bool) else type(value)(scale)
+        for key, value in examples.items()
+        if isinstance(value, int | float)
     }
 
 
@@ -62,7 +74,7 @@ def far_off_numbers(scale: int) -> dict:
 @pytest.mark.parametrize("page", PAGES_WITHOUT_HOME)
 def test_a_pack_with_numbers_out_of_range_opens_every_page(page, scale):
     keys, patterns = action_exclusions()
-    wanted = far_off_numbers(scale)
+    wanted = far_off_settings(scale)
     pack = read_pack(
         write_pack(wanted, excluded=keys, patterns=patterns),
         excluded=keys, patterns=patterns, examples=page_examples(),

@@ -335,4 +335,5 @@ def test_page_defaults_give_each_setting_its_kind():
     defaults = page_defaults(source_files(ROOT))
     assert defaults["tok.train.algo"] == "byte-bpe" and defaults["tok.train.vocab"] == 1000
     assert defaults["attn.causal"] is False
-    assert "tok.train.probe" not in defaults  # a translated default is computed, not literal
+    assert defaults["tok.train.probe"] == ""  # a translated default: some text
+    assert "train.hidden" not in defaults  # a preset's size, computed: no kind to tell

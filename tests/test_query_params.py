@@ -203,6 +203,21 @@ def test_train_model_opens_from_a_link_and_a_preset_brings_its_sizes():
     assert at.query_params["train.preset"] == "tiny"
 
 
+def test_train_model_link_keeps_hand_edited_model_sizes_over_the_preset():
+    from explorer_core.presets import PRESETS
+
+    params = {"train.preset": "small", "train.edit": "true", "train.hidden": "48",
+              "train.layers": "3", "train.heads": "4", "train.lr": "0.002"}  # fmt: skip
+    at = open_with("pages/train_model.py", params)
+    assert at.number_input(key="train.hidden").value == 48  # not the preset's own size
+    assert at.number_input(key="train.layers").value == 3
+    assert at.number_input(key="train.heads").value == 4
+    assert at.number_input(key="train.lr").value == 0.002
+    assert at.number_input(key="train.ffn").value == PRESETS["small"].intermediate_size
+    assert_bound(at, ("train.hidden", "train.layers", "train.heads", "train.ffn", "train.batch"))
+    assert "train.hidden=48" in link_text(at) and "train.layers=3" in link_text(at)
+
+
 def test_the_link_leaves_out_defaults_and_carries_the_language():
     at = open_with("app.py", {"lang": "zh"})
     assert link_text(at) == "?lang=zh"

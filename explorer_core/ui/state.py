@@ -92,11 +92,15 @@ def bound(
 
 def clamp_state(key: str, low: float, high: float) -> None:
     """Keep a widget's remembered number inside its current range (a shorter sentence, a narrower
-    model, a pack from elsewhere): Streamlit raises when a slider's, number box's or selectbox's
-    stored value falls outside it."""
+    model, a pack from elsewhere) and of its kind (int or float): Streamlit raises when a slider's,
+    number box's or selectbox's stored value falls outside it or mixes kinds with its range."""
     value = st.session_state.get(key)
-    if isinstance(value, int | float) and not isinstance(value, bool) and not low <= value <= high:
-        st.session_state[key] = type(value)(min(max(value, low), high))
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return
+    kind = float if isinstance(low, float) or isinstance(high, float) else int
+    kept = kind(min(max(value, low), high))  # also of the widget's kind: 3 for 3.0, 0.5 for 1
+    if kept != value or type(value) is not kind:
+        st.session_state[key] = kept
 
 
 def infinite_in_url(key: str) -> bool:
