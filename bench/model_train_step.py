@@ -40,9 +40,9 @@ runtime.configure()
 import torch  # noqa: E402
 import transformers  # noqa: E402
 
-from explorer_core.masking import mask_tokens  # noqa: E402
-from explorer_core.model import BertConfig, BertModel  # noqa: E402
-from explorer_core.pretraining import BertForPreTraining  # noqa: E402
+from explorer_core.bert.heads import BertForPreTraining  # noqa: E402
+from explorer_core.bert.model import BertConfig, BertModel  # noqa: E402
+from explorer_core.inputs.masking import mask_tokens  # noqa: E402
 
 SHAPE = dict(
     vocab_size=5000, hidden_size=128, num_hidden_layers=2, num_attention_heads=4,
@@ -177,7 +177,7 @@ def main() -> None:
           f"threads {torch.get_num_threads()}, load average {os.getloadavg()}")  # fmt: skip
     train_step_benchmark(args.rounds, args.steps)
     if args.minilm is None:
-        from explorer_core.pretrained import minilm_path
+        from explorer_core.bert.pretrained import minilm_path
 
         args.minilm = minilm_path()
     minilm_latency(args.minilm, args.latency_repeat)

@@ -16,7 +16,7 @@ Reported on the test split, per language when there are several:
 - the lexical baseline: TF-IDF cosine over character 1-2 grams, fitted on the train split;
 - real all-MiniLM-L6-v2 (our BertModel loading its weights, mean pooling), English-trained.
 
-The default recipe (`sts_job`) is what worked best on the English+Chinese STS-B subset (1,000
+The default recipe (`training.jobs`) is what worked best on the English+Chinese STS-B subset (1,000
 train pairs per language): sentences lower-cased, a character-level BPE with only 57 merges on top
 of the training sentences' characters (1,301 ids here), Tiny with BERT's dropout 0.1, cosine-vs-
 score/5 loss plus in-batch negatives on pairs scored >= 4, batch 32, lr 1e-3 with 10% warm-up and
@@ -63,15 +63,15 @@ runtime.configure()
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from explorer_core.baselines import fit_baseline  # noqa: E402
-from explorer_core.checkpoint import Checkpoint  # noqa: E402
-from explorer_core.datasets import SentencePair, load_sts_file  # noqa: E402
-from explorer_core.metrics import spearman  # noqa: E402
-from explorer_core.model import BertModel  # noqa: E402
-from explorer_core.pooling import SentenceEncoder  # noqa: E402
-from explorer_core.sts_job import StsJob, build_plan, evaluate, get_tokenizer  # noqa: E402
-from explorer_core.text_inputs import BertVocab  # noqa: E402
-from explorer_core.training_run import run_plan  # noqa: E402
+from explorer_core.bert.model import BertModel  # noqa: E402
+from explorer_core.bert.pooling import SentenceEncoder  # noqa: E402
+from explorer_core.inputs.datasets import SentencePair, load_sts_file  # noqa: E402
+from explorer_core.inputs.vocab import BertVocab  # noqa: E402
+from explorer_core.training.baselines import fit_baseline  # noqa: E402
+from explorer_core.training.checkpoint import Checkpoint  # noqa: E402
+from explorer_core.training.jobs import StsJob, build_plan, evaluate, get_tokenizer  # noqa: E402
+from explorer_core.training.metrics import spearman  # noqa: E402
+from explorer_core.training.run import run_plan  # noqa: E402
 
 
 def read_pairs(path: Path, seed: int) -> list[SentencePair]:
@@ -111,7 +111,7 @@ def by_lang(pairs: list[SentencePair]) -> dict[str, list[SentencePair]]:
 
 
 def minilm_scores(test: list[SentencePair]) -> dict[str, float]:
-    from explorer_core.pretrained import minilm_path
+    from explorer_core.bert.pretrained import minilm_path
     from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
     path = minilm_path()
@@ -126,7 +126,7 @@ def throughput(config, pad_id: int, rounds: int = 7, steps: int = 5) -> dict[str
 
     if rounds < 1:
         return {"ours": float("nan"), "transformers (sdpa)": 1.0, "transformers (eager)": 1.0}
-    from explorer_core.checkpoint import hf_config
+    from explorer_core.training.checkpoint import hf_config
 
     gen = torch.Generator().manual_seed(0)
     lengths = torch.randint(8, 24, (64,), generator=gen)
@@ -172,7 +172,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--time-budget", type=float, default=180.0)
     parser.add_argument("--tokenizer", type=Path, help="vocab.txt or saved tokenizer folder")
     parser.add_argument("--tokenizer-algo", default="char-bpe")
-    parser.add_argument("--vocab-size", type=int, help="default: characters + sts_job.CHAR_MERGES")
+    parser.add_argument("--vocab-size", type=int, help="default: characters + jobs.CHAR_MERGES")
     parser.add_argument("--loss", default="cosine", choices=("cosine", "cosent"))
     parser.add_argument("--pretrain-share", type=float, default=0.0,
                         help="budget share for MLM + NSP on the training pairs first")  # fmt: skip

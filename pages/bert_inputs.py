@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core import export_tables
-from explorer_core.data import (
+from explorer_core.bert.pretrained import PretrainedUnavailable
+from explorer_core.files import tables
+from explorer_core.inputs.pairs import (
     IS_NEXT,
     lines_without_tab,
     make_nsp_examples,
     parse_tab_pairs,
     tutorial_example,
 )
-from explorer_core.pretrained import PretrainedUnavailable
 from explorer_core.ui import quiz
 from explorer_core.ui.attention import (
     corpus_pairs,
@@ -108,7 +108,7 @@ elif not predicting or quiz.draw_quiz("inputs", f"{seed}:{text}", draw.tokens, d
             f"{100 * (shares[kind][-1] - EXPECTED[kind]):+.2f}",
             delta_color="off",
         )
-    download_csv(lambda: export_tables.shares_frame(shares),
+    download_csv(lambda: tables.shares_frame(shares),
                  f"mlm-shares-{draws}-draws-seed-{seed}", "inputs.dl.shares",
                  label=t("inputs.dl.shares"))  # fmt: skip
     st.caption(t("inputs.draws.caption", draws=draws, n=len(draw.ids) - 2))  # fmt: skip

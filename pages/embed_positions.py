@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core import position_analysis as pa
-from explorer_core.export_tables import grid_frame
-from explorer_core.positional import sinusoidal_table
+from explorer_core.analysis import positions as pa
+from explorer_core.bert.positional import sinusoidal_table
+from explorer_core.files.tables import grid_frame
 from explorer_core.ui.embedding import SourceUnavailable, pretrained_position_table
 from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core import export_tables as tables
-from explorer_core.embeddings import layer_norm_trace
+from explorer_core.bert.embeddings import layer_norm_trace
+from explorer_core.files import tables
 from explorer_core.ui.embedding import (
     SOURCES,
     encode_pair,

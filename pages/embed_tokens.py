@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core import export_tables as tables
-from explorer_core.projection import cosine_matrix, neighbourhood_map
+from explorer_core.analysis.projection import cosine_matrix, neighbourhood_map
+from explorer_core.files import tables
 from explorer_core.ui.embedding import (
     SOURCES,
     id_labels,

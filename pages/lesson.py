@@ -7,8 +7,8 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from explorer_core import lesson as core
-from explorer_core.pretrained import PretrainedUnavailable
+from explorer_core.analysis import lesson as core
+from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.ui import lesson as data
 from explorer_core.ui import lesson_screens as screens
 from explorer_core.ui.i18n import CATALOGUE, t

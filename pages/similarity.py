@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core import export_tables as tables
-from explorer_core.metrics import spearman
-from explorer_core.pooling import POOLING_MODES
-from explorer_core.similarity import cosine_matrix, nearest_neighbours, sentence_list
+from explorer_core.analysis.similarity import cosine_matrix, nearest_neighbours, sentence_list
+from explorer_core.bert.pooling import POOLING_MODES
+from explorer_core.files import tables
+from explorer_core.training.metrics import spearman
 from explorer_core.ui import training as ui
 from explorer_core.ui.export import download_csv, download_json, download_projector, show_chart
 from explorer_core.ui.i18n import t

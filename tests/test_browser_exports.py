@@ -29,7 +29,7 @@ def save(browser, label: str):
 
 
 def test_token_embedding_files_download_in_chinese(browser, minilm_dir):
-    from explorer_core.embeddings import load_word_embedding_matrix
+    from explorer_core.bert.embeddings import load_word_embedding_matrix
 
     browser.open("token-embeddings", query=QUERY, wait_text="哪些词元彼此靠近")
     assert not browser.exceptions()

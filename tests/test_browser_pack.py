@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from explorer_core.datasets import builtin_corpus
-from explorer_core.lesson_pack import LabResult, TokenizerBundle, read_pack, write_pack
+from explorer_core.files.lesson_pack import LabResult, TokenizerBundle, read_pack, write_pack
+from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.tokenization import new_tokenizer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

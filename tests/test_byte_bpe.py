@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from explorer_core.datasets import builtin_corpus
+from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.tokenization import load_tokenizer
 from explorer_core.tokenization.base import display_bytes
 from explorer_core.tokenization.byte_bpe import BYTE_TO_UNICODE, ByteBPETokenizer

@@ -9,20 +9,20 @@ import zipfile
 import pytest
 import torch
 
-from explorer_core import checkpoint as ckpt_mod
-from explorer_core.checkpoint import (
+from explorer_core.bert.model import BertModel
+from explorer_core.inputs.datasets import builtin_corpus
+from explorer_core.inputs.vocab import BertVocab
+from explorer_core.tokenization import new_tokenizer
+from explorer_core.training import checkpoint as ckpt_mod
+from explorer_core.training.checkpoint import (
     Checkpoint,
     checkpoint_from_zip,
     checkpoint_to_zip,
     load_checkpoint,
     save_checkpoint,
 )
-from explorer_core.datasets import builtin_corpus
-from explorer_core.model import BertModel
-from explorer_core.presets import PRESETS, Preset
-from explorer_core.text_inputs import BertVocab
-from explorer_core.tokenization import new_tokenizer
-from explorer_core.train import TrainLog, TrainStep
+from explorer_core.training.loop import TrainLog, TrainStep
+from explorer_core.training.presets import PRESETS, Preset
 
 SENTENCES = ["A cat sits on the mat.", "Two dogs run in the park!", "猫坐在垫子上。", "x"]
 SMALL = Preset(name="t", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from explorer_core.cli import main
-from explorer_core.datasets import builtin_sts_pairs
+from explorer_core.inputs.datasets import builtin_sts_pairs
 
 
 def cli(argv: list[str]) -> int:

@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from explorer_core import datasets, sts_format
-from explorer_core.datasets import (
+from explorer_core.inputs import datasets, sts_format
+from explorer_core.inputs.datasets import (
     SentencePair,
     builtin_corpus,
     builtin_sts_pairs,

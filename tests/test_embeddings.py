@@ -8,8 +8,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from explorer_core.config import BertConfig
-from explorer_core.embeddings import (
+from explorer_core.bert.config import BertConfig
+from explorer_core.bert.embeddings import (
     BertEmbeddings,
     SegmentEmbedding,
     TokenEmbedding,
@@ -19,7 +19,7 @@ from explorer_core.embeddings import (
     load_word_embedding_matrix,
     one_hot_lookup,
 )
-from explorer_core.positional import sinusoidal_table
+from explorer_core.bert.positional import sinusoidal_table
 
 TINY = dict(vocab_size=99, hidden_size=32, num_attention_heads=4, intermediate_size=37)
 

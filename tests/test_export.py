@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import torch
 
-from explorer_core import export
+from explorer_core.files import export
 from explorer_core.ui.export import chart_config, presented
 from explorer_core.viz.common import heatmap
 

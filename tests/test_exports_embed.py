@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from explorer_core import position_analysis as pa
-from explorer_core.export_tables import grid_frame, series_frame
-from explorer_core.positional import sinusoidal_table
+from explorer_core.analysis import positions as pa
+from explorer_core.bert.positional import sinusoidal_table
+from explorer_core.files.tables import grid_frame, series_frame
 from tests.conftest import app_test
 from tests.downloads import buttons, download_bytes, recording
 

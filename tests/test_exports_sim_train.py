@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from explorer_core.export_tables import training_log, training_log_record
-from explorer_core.train import EvalRecord, TrainStep
+from explorer_core.files.tables import training_log, training_log_record
+from explorer_core.training.loop import EvalRecord, TrainStep
 from tests.conftest import app_test
 from tests.downloads import buttons, download_bytes, recording
 from tests.test_exports_tokens import read_projector
@@ -27,8 +27,8 @@ def read_csv(data: bytes, **kwargs) -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def minilm(minilm_dir):
-    from explorer_core.model import BertModel
-    from explorer_core.similarity import TextEncoder
+    from explorer_core.analysis.similarity import TextEncoder
+    from explorer_core.bert.model import BertModel
     from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
     tokenizer = WordPieceTokenizer.from_vocab(minilm_dir / "vocab.txt", lowercase=True)
@@ -36,7 +36,7 @@ def minilm(minilm_dir):
 
 
 def test_matrix_and_projector_files_hold_minilms_sentence_vectors(minilm):
-    from explorer_core.similarity import cosine_matrix
+    from explorer_core.analysis.similarity import cosine_matrix
 
     with recording():
         at = app_test(SIM, state={"sim.list": "\n".join(LINES)})
@@ -73,7 +73,7 @@ def test_neighbours_file_is_the_ranking_of_the_chart(minilm):
 
 
 def test_pairs_file_holds_every_dev_pair_with_gold_and_predicted():
-    from explorer_core.similarity import TextEncoder, pair_cosines
+    from explorer_core.analysis.similarity import TextEncoder, pair_cosines
     from explorer_core.ui.state import SHARED_MODEL
     from explorer_core.ui.training import PARTS_KEY
 

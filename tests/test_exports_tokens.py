@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from explorer_core.export import projector_tsv
-from explorer_core.export_tables import projector_metadata, token_table
+from explorer_core.files.export import projector_tsv
+from explorer_core.files.tables import projector_metadata, token_table
 from explorer_core.tokenization import Token
 from tests.conftest import app_test
 from tests.downloads import buttons, download_bytes, recording
@@ -75,7 +75,7 @@ def test_projector_metadata_lists_who_each_neighbour_belongs_to():
 
 @pytest.mark.slow
 def test_embedding_rows_and_projector_files_are_minilms_exact_rows(minilm_dir):
-    from explorer_core.embeddings import load_word_embedding_matrix
+    from explorer_core.bert.embeddings import load_word_embedding_matrix
 
     with recording():
         at = app_test("pages/embed_tokens.py", timeout=120)

@@ -13,7 +13,7 @@ import ast
 
 import pytest
 
-from explorer_core.lesson_pack import read_pack, write_pack
+from explorer_core.files.lesson_pack import read_pack, write_pack
 from explorer_core.ui.nav import available_pages
 from explorer_core.ui.pack import action_exclusions, page_examples
 from tests.test_query_params import open_with

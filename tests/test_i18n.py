@@ -110,7 +110,7 @@ def test_views_behind_switches_are_translated_too(page, state):
 def test_a_trained_tokenizer_is_shown_in_chinese(algo):
     """# subtle: AppTest formats a translated selectbox outside the script (in English), so a
     click in Chinese fails; the trained result goes into the session as the button would put it."""
-    from explorer_core.datasets import builtin_corpus
+    from explorer_core.inputs.datasets import builtin_corpus
     from explorer_core.tokenization import new_tokenizer
 
     tokenizer = new_tokenizer(algo)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer_core import lesson
+from explorer_core.analysis import lesson
 from explorer_core.viz import lesson as viz
 
 AWKWARD = ["", "a", "The cat sat on the doormat.", "猫坐在垫子上。", "e\u0301", "😀!", "a b\tc"]
@@ -34,7 +34,7 @@ def tokenizer(minilm_dir):
 
 @pytest.fixture(scope="module")
 def model(minilm_dir):
-    from explorer_core.model import BertModel
+    from explorer_core.bert.model import BertModel
 
     return BertModel.from_transformers(minilm_dir)
 
@@ -143,7 +143,7 @@ def test_attention_and_pooled_vector_match_transformers(text, tokenizer, model, 
 
 
 def test_pooled_vector_matches_the_similarity_encoder(tokenizer, model):
-    from explorer_core.similarity import TextEncoder
+    from explorer_core.analysis.similarity import TextEncoder
 
     text = "The cat sat on the doormat."
     run = lesson.run_sentence(model, lesson.tokenize(tokenizer, text).ids)
@@ -205,7 +205,7 @@ def test_download_tables_round_trip(model):
 
     import pandas as pd
 
-    from explorer_core.export import frame_csv
+    from explorer_core.files.export import frame_csv
 
     row = torch.tensor([[101, 4937, 102]])
     parts = model.embeddings.components(row, torch.zeros_like(row))

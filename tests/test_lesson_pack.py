@@ -10,30 +10,30 @@ from pathlib import Path
 
 import pytest
 
-from explorer_core import lesson_pack as lp
-from explorer_core.checkpoint import Checkpoint
-from explorer_core.datasets import builtin_corpus
-from explorer_core.export import zip_bytes
-from explorer_core.lab_record import trace_from_json, trace_to_json
-from explorer_core.lesson_pack import (
+from explorer_core.bert.model import BertModel
+from explorer_core.files import lesson_pack as lp
+from explorer_core.files.export import zip_bytes
+from explorer_core.files.lab_record import trace_from_json, trace_to_json
+from explorer_core.files.lesson_pack import (
     LabResult,
     PackError,
     TokenizerBundle,
     read_pack,
     write_pack,
 )
-from explorer_core.model import BertModel
-from explorer_core.pack_settings import (
+from explorer_core.files.pack_settings import (
     action_keys,
     check_settings,
     page_defaults,
     source_files,
     storable_settings,
 )
-from explorer_core.presets import Preset
-from explorer_core.text_inputs import BertVocab
+from explorer_core.inputs.datasets import builtin_corpus
+from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import ALGORITHMS, new_tokenizer
-from explorer_core.train import TrainLog, TrainStep
+from explorer_core.training.checkpoint import Checkpoint
+from explorer_core.training.loop import TrainLog, TrainStep
+from explorer_core.training.presets import Preset
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = ["The cat sat on the mat.", "猫坐在垫子上。", "emoji 🙂🎉 ok", "naïve café", "", "x"]
@@ -280,7 +280,7 @@ def test_every_action_key_in_the_source_is_visible_to_the_scan():
     """A button whose key the scan cannot read would be stored and then break its page."""
     import ast
 
-    from explorer_core.pack_settings import ACTION_CALLS, _constants, _key_arg
+    from explorer_core.files.pack_settings import ACTION_CALLS, _constants, _key_arg
 
     unseen = []
     for path in source_files(ROOT):
@@ -321,7 +321,7 @@ def test_the_scan_reads_literals_constants_and_f_strings(tmp_path):
 
 
 def test_internal_keys_of_the_ui_are_never_settings():
-    from explorer_core.pack_settings import is_setting_key
+    from explorer_core.files.pack_settings import is_setting_key
     from explorer_core.ui import train_panels, training
     from explorer_core.ui.pack import LAB_KEY, RESULT_KEY
 

@@ -6,7 +6,7 @@ import pytest
 import torch
 import transformers
 
-from explorer_core.masking import (
+from explorer_core.inputs.masking import (
     IGNORE_INDEX,
     KEEP,
     MASK,

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from explorer_core import metrics
-from explorer_core.metrics import pearson, rankdata, spearman
+from explorer_core.training import metrics
+from explorer_core.training.metrics import pearson, rankdata, spearman
 
 
 def test_doctests() -> None:

@@ -7,8 +7,8 @@ import torch
 import torch.nn.functional as F
 import transformers
 
-from explorer_core.model import BertConfig, BertModel
-from explorer_core.pretraining import BertForPreTraining
+from explorer_core.bert.heads import BertForPreTraining
+from explorer_core.bert.model import BertConfig, BertModel
 
 B, T = 13, 7
 

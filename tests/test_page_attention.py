@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from explorer_core.config import BertConfig
-from explorer_core.model import BertModel
+from explorer_core.bert.config import BertConfig
+from explorer_core.bert.model import BertModel
 from explorer_core.ui.state import SHARED_MODEL
 from tests.charts import figures, plot_array
 from tests.conftest import app_test

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from explorer_core.positional import sinusoidal_table
+from explorer_core.bert.positional import sinusoidal_table
 from tests.charts import chart_array, figure_with_title
 from tests.conftest import app_test
 
@@ -35,7 +35,7 @@ def test_sinusoidal_table_and_similarity():
 
 
 def test_learned_is_minilm_table(minilm_dir):
-    from explorer_core.embeddings import load_pretrained_embeddings
+    from explorer_core.bert.embeddings import load_pretrained_embeddings
 
     at = app_test(PAGE, state={**SMALL, "emb.pos.scheme": "learned"})
     assert not at.exception

@@ -15,7 +15,7 @@ PAGE = "pages/embed_tokens.py"
 
 
 def _minilm_weight(minilm_dir) -> torch.Tensor:
-    from explorer_core.embeddings import load_word_embedding_matrix
+    from explorer_core.bert.embeddings import load_word_embedding_matrix
 
     return load_word_embedding_matrix(minilm_dir)
 
@@ -74,8 +74,8 @@ def test_fresh_model_is_seeded_and_sized():
 
 
 def _trained_state(tmp_path):
-    from explorer_core.config import BertConfig
-    from explorer_core.model import BertModel
+    from explorer_core.bert.config import BertConfig
+    from explorer_core.bert.model import BertModel
     from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
     words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "the", "cat", "sat", "on", "mat", "."]

@@ -16,15 +16,15 @@ import pytest
 import torch
 from streamlit.testing.v1 import AppTest
 
-from explorer_core.checkpoint import Checkpoint
-from explorer_core.datasets import builtin_corpus
-from explorer_core.export import zip_bytes
-from explorer_core.lesson_pack import write_pack
-from explorer_core.model import BertModel
-from explorer_core.presets import Preset
-from explorer_core.text_inputs import BertVocab
+from explorer_core.bert.model import BertModel
+from explorer_core.files.export import zip_bytes
+from explorer_core.files.lesson_pack import write_pack
+from explorer_core.inputs.datasets import builtin_corpus
+from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import new_tokenizer
-from explorer_core.train_setup import SharedModel
+from explorer_core.training.checkpoint import Checkpoint
+from explorer_core.training.choices import SharedModel
+from explorer_core.training.presets import Preset
 from explorer_core.ui import pack as ui
 from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
 from tests.conftest import ROOT
@@ -88,7 +88,7 @@ def test_the_pack_holds_the_settings_of_pages_the_teacher_left(teacher):
 
 
 def ui_read(data: bytes):
-    from explorer_core.lesson_pack import read_pack
+    from explorer_core.files.lesson_pack import read_pack
 
     return read_pack(data)
 
@@ -184,7 +184,7 @@ def _builder_script() -> None:
 def test_the_download_builds_the_pack_outside_the_script_run():
     """Streamlit calls the download's data function after the run, where st.session_state reads
     as empty: the builder must carry the session's values itself."""
-    from explorer_core.lesson_pack import read_pack
+    from explorer_core.files.lesson_pack import read_pack
 
     at = AppTest.from_function(_builder_script, default_timeout=60).run()
     assert not at.exception

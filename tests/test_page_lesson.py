@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer_core.lesson import STEPS
+from explorer_core.analysis.lesson import STEPS
 from tests.charts import chart_array, figures
 from tests.conftest import app_test
 from tests.test_query_params import link_text, open_with

@@ -18,10 +18,10 @@ GUITAR = ("A man is playing a guitar.", "A person plays the guitar.")
 def tiny_shared():
     """A SharedModel from a real (very short) TrainingRun: hidden 32, 1 layer, 3 fine-tuning steps,
     a snapshot every step, so it has a before-training snapshot (step 0) and a final one."""
-    from explorer_core.datasets import builtin_sts_pairs, split_pairs
+    from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
     from explorer_core.tokenization import new_tokenizer
-    from explorer_core.train_setup import SharedModel, TrainChoices, build_plan
-    from explorer_core.training_run import TrainingRun
+    from explorer_core.training.choices import SharedModel, TrainChoices, build_plan
+    from explorer_core.training.run import TrainingRun
 
     parts = split_pairs(builtin_sts_pairs())
     tokenizer = new_tokenizer("wordpiece")
@@ -56,8 +56,8 @@ def test_minilm_alone_gives_the_known_cosine_and_says_how_to_get_a_model():
 
 
 def test_matrix_heatmap_holds_the_cosines_with_colour_bar_and_titles(minilm_dir):
-    from explorer_core.model import BertModel
-    from explorer_core.similarity import TextEncoder, cosine_matrix, sentence_list
+    from explorer_core.analysis.similarity import TextEncoder, cosine_matrix, sentence_list
+    from explorer_core.bert.model import BertModel
     from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
     at = app_test(PAGE)
@@ -97,7 +97,7 @@ def test_nearest_neighbours_are_ranked_by_cosine():
 
 
 def test_trained_model_next_to_its_start_and_minilm():
-    from explorer_core.similarity import TextEncoder
+    from explorer_core.analysis.similarity import TextEncoder
     from explorer_core.ui.state import SHARED_MODEL
     from explorer_core.ui.training import PARTS_KEY
 
@@ -130,8 +130,8 @@ def test_any_model_with_the_shared_contract_is_used():
 
 
 def test_dev_pairs_scatter_shows_where_the_model_is_wrong():
-    from explorer_core.metrics import spearman
-    from explorer_core.similarity import TextEncoder, pair_cosines
+    from explorer_core.analysis.similarity import TextEncoder, pair_cosines
+    from explorer_core.training.metrics import spearman
     from explorer_core.ui.state import SHARED_MODEL
     from explorer_core.ui.training import PARTS_KEY
 

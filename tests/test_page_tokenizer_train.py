@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from explorer_core.datasets import builtin_corpus
+from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.tokenization import new_tokenizer
 from explorer_core.tokenization.base import VocabTooSmall
 from explorer_core.tokenization.byte_bpe import ByteBPETokenizer

@@ -51,7 +51,7 @@ def test_defaults_render_without_a_run():
 
 
 def test_short_run_finishes_publishes_and_feeds_the_similarity_page():
-    from explorer_core.train_setup import SharedModel
+    from explorer_core.training.choices import SharedModel
     from explorer_core.ui.state import SHARED_MODEL
     from explorer_core.ui.training import PARTS_KEY
 

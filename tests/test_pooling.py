@@ -6,9 +6,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from explorer_core.config import BertConfig
-from explorer_core.model import BertModel
-from explorer_core.pooling import POOLING_MODES, SentenceEncoder, pool
+from explorer_core.bert.config import BertConfig
+from explorer_core.bert.model import BertModel
+from explorer_core.bert.pooling import POOLING_MODES, SentenceEncoder, pool
 
 # one sentence of 2 real tokens + 1 pad, one of 3 real tokens; H = 2
 HIDDEN = torch.tensor(

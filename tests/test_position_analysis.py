@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from explorer_core import position_analysis as pa
+from explorer_core.analysis import positions as pa
 
 
 def test_sinusoid_similarity_is_sum_of_cosines_of_distance():

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from explorer_core.positional import (
+from explorer_core.bert.positional import (
     LearnedPositionEmbedding,
     RelativePositionBias,
     RotaryPositionEmbedding,

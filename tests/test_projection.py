@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 import torch
 
-from explorer_core.projection import cosine_matrix, cosine_neighbours, neighbourhood_map, pca_2d
+from explorer_core.analysis.projection import (
+    cosine_matrix,
+    cosine_neighbours,
+    neighbourhood_map,
+    pca_2d,
+)
 
 
 def _gen(seed: int = 0) -> torch.Generator:

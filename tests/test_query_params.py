@@ -185,7 +185,7 @@ def test_similarity_opens_from_a_link():
 
 
 def test_train_model_opens_from_a_link_and_a_preset_brings_its_sizes():
-    from explorer_core.presets import PRESETS
+    from explorer_core.training.presets import PRESETS
 
     params = {"train.preset": "small", "train.objective": "finetune", "train.edit": "true",
               "train.seed": "9", "train.fine_steps": "120", "train.budget": "30"}  # fmt: skip
@@ -204,7 +204,7 @@ def test_train_model_opens_from_a_link_and_a_preset_brings_its_sizes():
 
 
 def test_train_model_link_keeps_hand_edited_model_sizes_over_the_preset():
-    from explorer_core.presets import PRESETS
+    from explorer_core.training.presets import PRESETS
 
     params = {"train.preset": "small", "train.edit": "true", "train.hidden": "48",
               "train.layers": "3", "train.heads": "4", "train.lr": "0.002"}  # fmt: skip

@@ -1,5 +1,5 @@
-"""Predict, then reveal (explorer_core.quiz): questions from known data, grading, the score; and
-the files the three pages hand out (explorer_core.export_tables), parsed back."""
+"""Predict, then reveal (explorer_core.analysis.quiz): questions from known data, grading, the
+score; and the files the three pages hand out (explorer_core.files.tables), parsed back."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ import pandas as pd
 import pytest
 import torch
 
-from explorer_core import export, export_tables, quiz
-from explorer_core.config import BertConfig
-from explorer_core.masking import mask_tokens
-from explorer_core.model import BertModel
+from explorer_core.analysis import quiz
+from explorer_core.bert.config import BertConfig
+from explorer_core.bert.model import BertModel
+from explorer_core.files import export, tables
+from explorer_core.inputs.masking import mask_tokens
 from explorer_core.tokenization import load_tokenizer, new_tokenizer
 from explorer_core.viz import tokenizer as viz
 
@@ -31,7 +32,7 @@ def candidate_rows(tokenizer, k: int) -> list[tuple[str, str, int]]:
 def test_doctests():
     """The worked examples in the docstrings hold."""
     assert doctest.testmod(quiz).failed == 0
-    assert doctest.testmod(export_tables).failed == 0
+    assert doctest.testmod(tables).failed == 0
 
 
 def tiny_model(seed: int) -> BertModel:
@@ -190,7 +191,7 @@ def byte_tok():
 
 
 def test_vocab_json_round_trip(byte_tok):
-    record = json.loads(export.json_bytes(export_tables.vocab_record(byte_tok)))
+    record = json.loads(export.json_bytes(tables.vocab_record(byte_tok)))
     assert record["algo"] == "byte-bpe"
     assert record["vocab"] == byte_tok.vocab and list(record["vocab"].values()) == sorted(
         byte_tok.vocab.values()
@@ -201,11 +202,11 @@ def test_vocab_json_round_trip(byte_tok):
     assert record["bytes_hex"]["32"] == "20"
     char = new_tokenizer("char-bpe")
     char.train("low lower lowest " * 20, 40)
-    assert "bytes_hex" not in export_tables.vocab_record(char)
+    assert "bytes_hex" not in tables.vocab_record(char)
 
 
 def test_merges_txt_lists_every_merge_in_order(byte_tok):
-    lines = export_tables.merges_text(byte_tok).splitlines()
+    lines = tables.merges_text(byte_tok).splitlines()
     assert lines[0] == "#version: 0.2" and len(lines) == len(byte_tok.merges) + 1
     vocab = byte_tok.vocab
     for line, merge in zip(lines[1:], byte_tok.merges, strict=True):
@@ -213,11 +214,11 @@ def test_merges_txt_lists_every_merge_in_order(byte_tok):
         assert (vocab[left], vocab[right]) == (merge.left, merge.right)
     word = new_tokenizer("word")
     word.train("a b c a b " * 10, 20)
-    assert export_tables.merges_text(word) is None
+    assert tables.merges_text(word) is None
 
 
 def test_tokenizer_zip_loads_back(byte_tok, tmp_path):
-    data = export.zip_bytes(export_tables.tokenizer_files(byte_tok))
+    data = export.zip_bytes(tables.tokenizer_files(byte_tok))
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         assert "tokenizer.json" in archive.namelist()
         archive.extractall(tmp_path)
@@ -241,10 +242,10 @@ def test_curve_and_merge_table_csv_parse_back(byte_tok):
 
 
 def test_shares_frame():
-    frame = export_tables.shares_frame({"mask": np.array([0.1, 0.2]), "keep": np.array([0.0, 0.5])})
+    frame = tables.shares_frame({"mask": np.array([0.1, 0.2]), "keep": np.array([0.0, 0.5])})
     assert frame.to_dict("list") == {"draw": [1, 2], "mask": [0.1, 0.2], "keep": [0.0, 0.5]}
     with pytest.raises(ValueError, match="one share per draw"):
-        export_tables.shares_frame({"mask": np.array([0.1]), "keep": np.array([0.0, 0.5])})
+        tables.shares_frame({"mask": np.array([0.1]), "keep": np.array([0.0, 0.5])})
 
 
 def test_attention_json_holds_every_weight():
@@ -256,7 +257,7 @@ def test_attention_json_holds_every_weight():
     weights = torch.stack(out.attentions, dim=1)[0].numpy()  # (L, H, T, T)
     tokens = ["[CLS]", "a", "b", "[SEP]", "[PAD]"]
     record = json.loads(export.json_bytes(
-        export_tables.attention_record(weights, tokens, [1, 1, 1, 1, 0], "tiny", causal=False)
+        tables.attention_record(weights, tokens, [1, 1, 1, 1, 0], "tiny", causal=False)
     ))  # fmt: skip
     back = np.asarray(record["weights"])
     assert back.shape == (2, 4, 5, 5) and (record["layers"], record["heads"]) == (2, 4)
@@ -264,4 +265,4 @@ def test_attention_json_holds_every_weight():
     assert np.allclose(back[..., 4], 0.0)  # the padded key gets no weight
     assert record["tokens"] == tokens and record["model"] == "tiny"
     with pytest.raises(ValueError, match="do not match"):
-        export_tables.attention_record(weights, tokens[:3], [1, 1, 1], "tiny")
+        tables.attention_record(weights, tokens[:3], [1, 1, 1], "tiny")

@@ -7,7 +7,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from explorer_core.similarity import (
+from explorer_core.analysis.similarity import (
     TextEncoder,
     cosine_matrix,
     cosines_to_scores,
@@ -52,7 +52,7 @@ def test_sentence_list_and_score_mapping():
 
 @pytest.fixture(scope="module")
 def minilm(minilm_dir):
-    from explorer_core.model import BertModel
+    from explorer_core.bert.model import BertModel
     from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
     model = BertModel.from_transformers(minilm_dir)

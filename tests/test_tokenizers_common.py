@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tokenizers import Tokenizer as HFTokenizer
 
-from explorer_core.datasets import builtin_corpus
+from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.tokenization import ALGORITHMS, load_tokenizer, new_tokenizer, tokenizer_class
 from explorer_core.tokenization.base import HF_FILE
 

@@ -8,7 +8,7 @@ import random
 import pytest
 from tokenizers import Tokenizer as HFTokenizer
 
-from explorer_core.datasets import builtin_corpus
+from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.tokenization.unigram import UnigramTokenizer, unigram_words
 from explorer_core.tokenization.unigram_lattice import build_lattice, expected_counts
 

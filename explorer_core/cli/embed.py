@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from explorer_core.checkpoint import load_checkpoint
+    from explorer_core.training.checkpoint import load_checkpoint
 
     texts = [t for t in args.text]
     if any(not t.strip() for t in texts):

@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from explorer_core.sts_job import StsJob, run_sts_job
+    from explorer_core.training.jobs import StsJob, run_sts_job
 
     try:
         job = StsJob(

@@ -2,6 +2,18 @@
 
 `ALGORITHMS` maps the registry name used by the pages and the CLI to the class; modules register
 themselves by being listed here, so a new algorithm is one new module and one line.
+
+Read in this order:
+
+1. `base`          `Token`, `Tokenizer` (encode, decode, save, load) and pure helpers on text.
+2. `pretokenize`   splitting text into words before any algorithm runs (GPT-2's regex, CJK).
+3. `byte_bpe`      byte-level BPE with a per-merge trace; `bpe_engine` is its readable merge
+                   loop, `bpe_fast` the compiled one that gives identical merges.
+4. `char_bpe`      character-level BPE with an end-of-word marker (Chinese and English).
+5. `wordpiece`     WordPiece encoding (greedy longest match, "##" pieces), with
+                   `wordpiece_trainer`, `bert_basic` and `bert_unicode` (BERT's text clean-up).
+6. `unigram`       the Unigram language model (Viterbi over `unigram_lattice`), `unigram_trainer`.
+7. `word_level`    a word vocabulary with special tokens: the baseline every other one improves.
 """
 
 from __future__ import annotations

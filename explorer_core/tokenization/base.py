@@ -9,6 +9,7 @@ so a page can show *why* the text was cut where it was, not only the ids.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -271,3 +272,30 @@ class Tokenizer(ABC):
         if cls is not Tokenizer and not isinstance(tokenizer, cls):
             raise ValueError(f"{folder} holds a {tokenizer.algo} tokenizer, not {cls.algo}")
         return tokenizer
+
+
+_PARTIAL = re.compile("(⟨[0-9a-f ]+⟩…)")  # a cut character's bytes, as display_bytes writes them
+
+
+def token_label(token: Token) -> str:
+    """What a span shows: the token's bytes decoded ("##ing", "the</w>", "▁the" as the
+    vocabulary holds them), whitespace made visible, a cut character's bytes as hex.
+
+    >>> token_label(Token(5, "Ġhi", b" hi", 0, 3))
+    '·hi'
+    >>> token_label(Token(7, "x", "你".encode()[:2], 0, 1))
+    '⟨e4 bd⟩…'
+    """
+    if token.special:
+        return token.text
+    parts = _PARTIAL.split(display_bytes(token.raw))  # odd parts are ⟨..⟩… markers: keep spaces
+    return "".join(p if k % 2 else visible_whitespace(p) for k, p in enumerate(parts))
+
+
+def hex_bytes(raw: bytes) -> str:
+    """Bytes as spaced hex pairs.
+
+    >>> hex_bytes("你".encode())
+    'e4 bd a0'
+    """
+    return " ".join(f"{b:02x}" for b in raw)

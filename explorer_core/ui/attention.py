@@ -13,13 +13,13 @@ import numpy as np
 import streamlit as st
 import torch
 
-from explorer_core.attention import CellArithmetic, allowed_keys
-from explorer_core.config import BertConfig
-from explorer_core.data import NspExample, consecutive_pairs, encode_pair
-from explorer_core.masking import mask_tokens, running_shares
-from explorer_core.model import BertModel
-from explorer_core.pretrained import PretrainedUnavailable
-from explorer_core.text_inputs import BertVocab
+from explorer_core.bert.attention import CellArithmetic, allowed_keys
+from explorer_core.bert.config import BertConfig
+from explorer_core.bert.model import BertModel
+from explorer_core.bert.pretrained import PretrainedUnavailable
+from explorer_core.inputs.masking import mask_tokens, running_shares
+from explorer_core.inputs.pairs import NspExample, consecutive_pairs, encode_pair
+from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 from explorer_core.ui.state import SHARED_MODEL
@@ -178,7 +178,7 @@ def _explain(
 @st.cache_resource(max_entries=2, show_spinner=False)
 def word_level_tokenizer(lang: str, vocab_size: int = 3000) -> Tokenizer:
     """The tutorial's word-level vocabulary, trained on the built-in corpus of `lang`."""
-    from explorer_core.datasets import builtin_corpus
+    from explorer_core.inputs.datasets import builtin_corpus
     from explorer_core.tokenization.word_level import WordLevelTokenizer
 
     tokenizer = WordLevelTokenizer()
@@ -189,7 +189,7 @@ def word_level_tokenizer(lang: str, vocab_size: int = 3000) -> Tokenizer:
 @st.cache_data(max_entries=4, show_spinner=False)
 def corpus_pairs(lang: str) -> list[tuple[str, str]]:
     """Consecutive sentences of the built-in corpus as (A, B) pairs."""
-    from explorer_core.datasets import builtin_corpus
+    from explorer_core.inputs.datasets import builtin_corpus
 
     return consecutive_pairs(builtin_corpus(lang))
 

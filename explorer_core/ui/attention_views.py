@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from explorer_core import export, export_tables, quiz
-from explorer_core.attention import CellArithmetic
+from explorer_core.analysis import quiz
+from explorer_core.bert.attention import CellArithmetic
+from explorer_core.files import export, tables
 from explorer_core.ui import quiz as ask
 from explorer_core.ui.export import download_csv, download_json
 from explorer_core.ui.i18n import t
@@ -52,7 +53,7 @@ def all_weights_download(
     container: Any = None,
 ) -> None:  # fmt: skip
     """Every weight of the shown sentence as JSON: `run_weights` is (L, H, T, T)."""
-    download_json(lambda: export_tables.attention_record(run_weights, tokens, mask, model, causal),
+    download_json(lambda: tables.attention_record(run_weights, tokens, mask, model, causal),
                   f"{export.file_stem('attention', model)}-all-weights", "attn.dl.all", container,
                   label=t("attn.dl.all"))  # fmt: skip
 

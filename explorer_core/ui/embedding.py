@@ -14,14 +14,14 @@ from typing import Any
 import streamlit as st
 import torch
 
-from explorer_core.config import BertConfig
-from explorer_core.embeddings import (
+from explorer_core.bert.config import BertConfig
+from explorer_core.bert.embeddings import (
     BertEmbeddings,
     fresh_embeddings,
     load_pretrained_embeddings,
 )
-from explorer_core.pretrained import PretrainedUnavailable, minilm_path
-from explorer_core.text_inputs import BertVocab
+from explorer_core.bert.pretrained import PretrainedUnavailable, minilm_path
+from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Token, Tokenizer
 from explorer_core.ui.i18n import t
 from explorer_core.ui.pretrained import minilm_tokenizer

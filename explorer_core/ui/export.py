@@ -22,7 +22,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from explorer_core import export
+from explorer_core.files import export
 from explorer_core.ui.i18n import DEFAULT_LANGUAGE, current_language, t
 
 IMAGE_FORMATS = ("png", "svg")

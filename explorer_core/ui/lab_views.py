@@ -11,7 +11,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from explorer_core import export, export_tables, quiz
+from explorer_core.analysis import quiz
+from explorer_core.files import export, tables
 from explorer_core.tokenization import Tokenizer
 from explorer_core.ui import quiz as ask
 from explorer_core.ui.export import download, download_csv, download_json
@@ -81,20 +82,20 @@ def lab_downloads(tokenizer: Tokenizer, trace: list, algo: str) -> None:
     """Vocab (JSON), merges.txt, merge table or trace (CSV), the curve (CSV), the folder (zip)."""
     stem = export.file_stem("tokenizer", algo, tokenizer.vocab_size)
     cols = st.columns(5)
-    download_json(lambda: export_tables.vocab_record(tokenizer), f"{stem}-vocab",
+    download_json(lambda: tables.vocab_record(tokenizer), f"{stem}-vocab",
                   "tok.train.dl.vocab", cols[0], label=t("tok.train.dl.vocab"))  # fmt: skip
     replayable = viz.is_replayable(tokenizer)
     table = (lambda: viz.merge_frame(tokenizer)) if replayable else (lambda: viz.trace_frame(trace))
     download_csv(table, f"{stem}-{'merges' if replayable else 'trace'}", "tok.train.dl.table",
                  cols[1], label=t("tok.train.dl.table"))  # fmt: skip
     if tokenizer.algo in BPE_ALGOS:
-        download(t("tok.train.dl.merges"), lambda: export_tables.merges_text(tokenizer) or "",
+        download(t("tok.train.dl.merges"), lambda: tables.merges_text(tokenizer) or "",
                  f"{stem}-merges.txt", "text/plain", "tok.train.dl.merges", cols[2])  # fmt: skip
     if replayable:
         download_csv(lambda: viz.tokens_per_char_frame(tokenizer), f"{stem}-tokens-per-char",
                      "tok.train.dl.curve", cols[3], label=t("tok.train.dl.curve"))  # fmt: skip
     download(
-        t("tok.train.dl.zip"), lambda: export.zip_bytes(export_tables.tokenizer_files(tokenizer)),
+        t("tok.train.dl.zip"), lambda: export.zip_bytes(tables.tokenizer_files(tokenizer)),
         f"{stem}.zip", "application/zip", "tok.train.dl.zip", cols[4],
         help=t("tok.train.dl.zip.help"),
     )  # fmt: skip

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core.embeddings import BertEmbeddings
-from explorer_core.lesson import LessonTokens, SentenceRun, run_sentence, tokenize
+from explorer_core.analysis.lesson import LessonTokens, SentenceRun, run_sentence, tokenize
+from explorer_core.bert.embeddings import BertEmbeddings
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 
 

@@ -3,8 +3,9 @@ vector, + position, attention, pooled vector, cosine.
 
 `show(name, lesson, left, right)` draws screen `name`: the explanation's extras (metrics, pickers,
 downloads) in `left`, the chart or table and its caption in `right`. Numbers come from
-`explorer_core.lesson` on the real MiniLM (through the cached `explorer_core.ui.lesson`); figures
-from `explorer_core.viz`. pages/lesson.py draws the frame around them (title, Previous / Next).
+`explorer_core.analysis.lesson` on the real MiniLM (through the cached `explorer_core.ui.lesson`);
+figures from `explorer_core.viz`. pages/lesson.py draws the frame around them (title,
+Previous / Next).
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from typing import Any
 
 import streamlit as st
 
-from explorer_core import lesson as core
-from explorer_core.embeddings import layer_norm_trace
-from explorer_core.export import labelled_matrix
-from explorer_core.lesson import LessonTokens
+from explorer_core.analysis import lesson as core
+from explorer_core.analysis.lesson import LessonTokens
+from explorer_core.bert.embeddings import layer_norm_trace
+from explorer_core.files.export import labelled_matrix
 from explorer_core.ui import lesson as data
 from explorer_core.ui.embedding import pair_components, pick_token
 from explorer_core.ui.export import download_csv, download_json, show_chart
@@ -252,5 +253,5 @@ SCREENS = {
 
 
 def show(name: str, lesson: Lesson, left: Any, right: Any) -> None:
-    """Draw screen `name` (one of explorer_core.lesson.STEPS) into the two columns."""
+    """Draw screen `name` (one of explorer_core.analysis.lesson.STEPS) into the two columns."""
     SCREENS[name](lesson, left, right)

@@ -1,6 +1,6 @@
 """The lesson pack on the home page: download the session's state, upload a pack to restore it.
 
-Building the bytes and reading a pack are in `explorer_core.lesson_pack` (no streamlit); this
+Building the bytes and reading a pack are in `explorer_core.files.lesson_pack` (no streamlit); this
 module collects the session's settings and shared work, and applies a checked pack to the session
 inside the uploader's on_change callback. Callbacks run before the page draws its widgets, so
 setting widget keys there is allowed; a pack that fails any check changes nothing.
@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from explorer_core.pack_settings import (
+from explorer_core.files.pack_settings import (
     action_keys,
     is_plain,
     page_defaults,
@@ -63,14 +63,14 @@ def with_shadows(state: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def session_settings(state: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The session's storable settings (see explorer_core.pack_settings)."""
+    """The session's storable settings (see explorer_core.files.pack_settings)."""
     state = st.session_state.to_dict() if state is None else state
     keys, patterns = action_exclusions()
     return storable_settings(with_shadows(state), keys, patterns)
 
 
 def _bundle(state: Mapping[str, Any]):  # noqa: ANN202 - a lesson_pack.TokenizerBundle or None
-    from explorer_core.lesson_pack import LabResult, TokenizerBundle
+    from explorer_core.files.lesson_pack import LabResult, TokenizerBundle
 
     tokenizer = state.get(SHARED_TOKENIZER)
     if tokenizer is None:
@@ -89,7 +89,7 @@ def _checkpoint(state: Mapping[str, Any]):  # noqa: ANN202 - a checkpoint.Checkp
     shared = state.get(SHARED_MODEL)
     if shared is None:
         return None
-    from explorer_core.checkpoint import Checkpoint
+    from explorer_core.training.checkpoint import Checkpoint
 
     ckpt = getattr(shared, "checkpoint", None)
     if isinstance(ckpt, Checkpoint):
@@ -102,7 +102,7 @@ def _checkpoint(state: Mapping[str, Any]):  # noqa: ANN202 - a checkpoint.Checkp
 
 def pack_from_state(state: Mapping[str, Any]) -> bytes:
     """A lesson pack of the session values in `state` (settings, shared tokenizer and model)."""
-    from explorer_core.lesson_pack import write_pack
+    from explorer_core.files.lesson_pack import write_pack
 
     keys, patterns = action_exclusions()
     settings = with_shadows(state)
@@ -153,7 +153,7 @@ def apply_pack(pack: Any) -> dict[str, Any]:
             st.session_state.pop(LAB_KEY, None)  # it showed another tokenizer
         summary["tokenizer"] = st.session_state[SHARED_TOKENIZER_NAME]
     if pack.model is not None:
-        from explorer_core.train_setup import SharedModel
+        from explorer_core.training.choices import SharedModel
 
         st.session_state[SHARED_MODEL] = SharedModel(pack.model, "uploaded")
         summary["model"] = pack.model.label or "—"
@@ -165,7 +165,7 @@ def restore(data: bytes) -> None:
 
     A file that fails any check leaves the session exactly as it was.
     """
-    from explorer_core.lesson_pack import PackError, read_pack
+    from explorer_core.files.lesson_pack import PackError, read_pack
 
     keys, patterns = action_exclusions()
     examples = page_examples() | {

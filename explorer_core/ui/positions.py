@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from explorer_core import position_analysis as pa
-from explorer_core.export_tables import series_frame
+from explorer_core.analysis import positions as pa
+from explorer_core.files.tables import series_frame
 from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core.model import BertModel
-from explorer_core.pretrained import minilm_path
+from explorer_core.bert.model import BertModel
+from explorer_core.bert.pretrained import minilm_path
 from explorer_core.tokenization import Tokenizer
 
 

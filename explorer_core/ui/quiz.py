@@ -5,7 +5,7 @@ A page calls `predict_toggle(page)`; when it is on, one of `merge_quiz`, `mask_q
 the page keeps the views that would give the answer away hidden until then. Each question has an
 id built from the view (step, seed, layer, head, query...), so a new view asks a new question.
 The session's score lives in st.session_state[SCORE_KEY] as {page: (right, asked)}; a question is
-graded once (explorer_core.quiz.record).
+graded once (explorer_core.analysis.quiz.record).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from explorer_core import quiz
+from explorer_core.analysis import quiz
 from explorer_core.ui.i18n import t
 
 SCORE_KEY = "quiz.score"  # {page: (right, asked)}

@@ -193,10 +193,11 @@ def share_link(
 
 
 # Contract of st.session_state[SHARED_MODEL] (set by the Train page when a model exists): an object
-# with attributes `model` (an explorer_core.model.BertModel in eval mode, the encoder), `tokenizer`
-# (an explorer_core Tokenizer whose ids index that model's vocabulary) and `label` (a short string
-# for captions, e.g. "trained in this session: Tiny, 240 steps"). Pages must work when it is absent.
-# The Train page stores an explorer_core.train_setup.SharedModel, which also has `snapshots`: a
-# tuple of training_run.ModelSnapshot (phase, step, `.model()` -> BertModel); the first (step 0)
+# with attributes `model` (an explorer_core.bert.model.BertModel in eval mode, the encoder),
+# `tokenizer` (an explorer_core Tokenizer whose ids index that model's vocabulary) and `label`
+# (a short string for captions, e.g. "trained in this session: Tiny, 240 steps"). Pages must work
+# when it is absent.
+# The Train page stores an explorer_core.training.choices.SharedModel, which also has `snapshots`: a
+# tuple of training.run.ModelSnapshot (phase, step, `.model()` -> BertModel); the first (step 0)
 # is the model before training, the last ("final") the trained one, for before/after views. Use
 # getattr(shared, "snapshots", ()) since other code may set a plain object.

@@ -1,7 +1,7 @@
 """Panels of the Train page: tokenizer choice, live progress (polled fragment), the result.
 
 Each panel reads its own widgets (keys "train.*") and draws; the maths lives in the core
-(`train_setup`, `training_run`, `baselines`) and the figures in `viz.training`.
+(`training.choices`, `training.run`, `training.baselines`) and the figures in `viz.training`.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from explorer_core import export_tables as tables
-from explorer_core.baselines import fit_baseline
-from explorer_core.metrics import spearman
-from explorer_core.sts_format import SentencePair
-from explorer_core.text_inputs import BertVocab
+from explorer_core.files import tables
+from explorer_core.inputs.sts_format import SentencePair
+from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
-from explorer_core.train_setup import SharedModel, split_scores
+from explorer_core.training.baselines import fit_baseline
+from explorer_core.training.choices import SharedModel, split_scores
+from explorer_core.training.metrics import spearman
 from explorer_core.ui import training as ui
 from explorer_core.ui.export import download, download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
@@ -100,7 +100,7 @@ def _baseline_dev(parts: Parts, data_key: str) -> float | None:
     return memo[data_key]
 
 
-def _status_line(status) -> None:  # noqa: ANN001 - a training_run.RunStatus
+def _status_line(status) -> None:  # noqa: ANN001 - a training.run.RunStatus
     seconds = round(status.seconds)
     if status.state == "running":
         total = f"/{status.total_steps}" if status.total_steps else ""

@@ -14,24 +14,24 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from explorer_core.checkpoint import (
-    Checkpoint,
-    checkpoint_from_zip,
-    checkpoint_to_zip,
-    save_checkpoint,
-)
-from explorer_core.datasets import (
+from explorer_core.analysis.similarity import TextEncoder, pair_cosines
+from explorer_core.bert.pretrained import PretrainedUnavailable
+from explorer_core.inputs.datasets import (
     SentencePair,
     builtin_corpus,
     builtin_sts_pairs,
     load_sts_bytes,
     split_pairs,
 )
-from explorer_core.pretrained import PretrainedUnavailable
-from explorer_core.similarity import TextEncoder, pair_cosines
 from explorer_core.tokenization import Tokenizer, new_tokenizer
-from explorer_core.train_setup import SharedModel
-from explorer_core.training_run import TrainingPlan, TrainingRun
+from explorer_core.training.checkpoint import (
+    Checkpoint,
+    checkpoint_from_zip,
+    checkpoint_to_zip,
+    save_checkpoint,
+)
+from explorer_core.training.choices import SharedModel
+from explorer_core.training.run import TrainingPlan, TrainingRun
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 from explorer_core.ui.state import SHARED_MODEL
 
@@ -178,7 +178,7 @@ def model_label(shared: SharedModel) -> str:
     log = shared.checkpoint.log
     if shared.source != "trained":
         return shared.label
-    name = shared.label.split(",")[0]  # the preset's name, as training_run labels it
+    name = shared.label.split(",")[0]  # the preset's name, as training.run labels it
     parts = " + ".join(t(f"train.label.{phase}", n=len(part.steps)) for phase, part in log.items())
     # a trained model with no log was stopped before its first step
     stopped = not log or any(part.stop_reason == "stopped" for part in log.values())

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer_core.attention import CellArithmetic
-from explorer_core.data import NspExample
+from explorer_core.bert.attention import CellArithmetic
+from explorer_core.inputs.pairs import NspExample
 from explorer_core.viz.common import CATEGORICAL, SEQUENTIAL, heatmap, style
 
 NEG_THRESHOLD = -1e30  # a score below this was blocked by a mask (shown as −∞)

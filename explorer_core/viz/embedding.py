@@ -13,8 +13,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import torch
 
-from explorer_core.embeddings import one_hot_lookup
-from explorer_core.projection import PCA2D
+from explorer_core.analysis.projection import PCA2D
+from explorer_core.bert.embeddings import one_hot_lookup
 from explorer_core.viz.common import DIVERGING, heatmap, style
 
 

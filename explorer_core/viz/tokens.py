@@ -9,14 +9,19 @@ Hovering a token shows its id and its bytes.
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer_core.tokenization.base import Token, display_bytes, is_cjk, visible_whitespace
+from explorer_core.tokenization.base import (
+    Token,
+    hex_bytes,
+    is_cjk,
+    token_label,
+    visible_whitespace,
+)
 from explorer_core.viz.common import CATEGORICAL, style
 
 # light tints that keep dark text readable; neighbours always differ
@@ -24,31 +29,6 @@ TINTS = ("#cfe3f3", "#fbe3b3", "#c9eadf", "#f2d5e6", "#d9ecfa", "#f7d2bf")
 SPECIAL_STYLE = "background:#444;color:#fff;border-radius:3px;padding:1px 4px;margin:1px"
 SPAN_STYLE = "background:{bg};color:#111;border-radius:3px;padding:1px 2px;margin:1px 1px"
 GAP_STYLE = "color:#888;padding:0 1px"
-_PARTIAL = re.compile("(⟨[0-9a-f ]+⟩…)")
-
-
-def token_label(token: Token) -> str:
-    """What a span shows: the token's bytes decoded ("##ing", "the</w>", "▁the" as the
-    vocabulary holds them), whitespace made visible, a cut character's bytes as hex.
-
-    >>> token_label(Token(5, "Ġhi", b" hi", 0, 3))
-    '·hi'
-    >>> token_label(Token(7, "x", "你".encode()[:2], 0, 1))
-    '⟨e4 bd⟩…'
-    """
-    if token.special:
-        return token.text
-    parts = _PARTIAL.split(display_bytes(token.raw))  # odd parts are ⟨..⟩… markers: keep spaces
-    return "".join(p if k % 2 else visible_whitespace(p) for k, p in enumerate(parts))
-
-
-def hex_bytes(raw: bytes) -> str:
-    """Bytes as spaced hex pairs.
-
-    >>> hex_bytes("你".encode())
-    'e4 bd a0'
-    """
-    return " ".join(f"{b:02x}" for b in raw)
 
 
 def spans_html(tokens: Sequence[Token], text: str, *, id_word: str = "id") -> str:

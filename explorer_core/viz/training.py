@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer_core.train import EvalRecord, Record, TrainStep
+from explorer_core.training.loop import EvalRecord, Record, TrainStep
 from explorer_core.viz.common import CATEGORICAL, style
 
 LOSS_PARTS = ("mlm_loss", "nsp_loss", "sim_loss", "mnr_loss")

@@ -1,0 +1,14 @@
+"""Looking at what a model computes: similarity, maps of vectors, positions, the guided lesson.
+
+Read in this order:
+
+1. `similarity`  sentence vectors with any encoder, cosine matrix, nearest neighbours, pair scores.
+2. `projection`  a 2-D PCA map of many vectors and nearest neighbours by cosine.
+3. `positions`   what the Position encodings page plots: similarity of positions, RoPE's rotation,
+                 its spectrum and its decay with distance.
+4. `lesson`      the guided lesson: one sentence through the whole path, one step per screen.
+5. `quiz`        predict, then reveal: questions built from the data a page shows, and grading.
+
+Every function returns plain data (frozen dataclasses, DataFrames, arrays); `explorer_core.viz`
+draws them. Below: `bert`, `inputs`, `training`.
+"""

@@ -1,0 +1,147 @@
+"""What the Position encodings page plots: similarity of positions under each scheme, RoPE's
+rotation of one pair, its frequency spectrum and its long-range decay.
+
+Every function is computed with the encodings of `explorer_core.bert.positional`, so the page
+shows the same numbers the model uses.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import Tensor
+
+from explorer_core.bert.positional import (
+    LearnedPositionEmbedding,
+    RelativePositionBias,
+    RotaryPositionEmbedding,
+    apply_rotary,
+    inverse_frequencies,
+    sinusoidal_table,
+)
+
+
+def position_similarity(table: Tensor, normalise: bool = False) -> Tensor:
+    """PE · PEᵀ: dot product of every position's vector with every other's, (L, d) -> (L, L).
+
+    For the sinusoid, entry (m, n) = Σ_i cos((m - n) θ_i): it depends only on m - n.
+    `normalise` scales each row to length 1 first (cosine similarity), so one long row (BERT's
+    position 0) does not wash out the rest of the picture.
+    """
+    if normalise:
+        table = table / table.norm(dim=-1, keepdim=True).clamp_min(1e-12)
+    return table @ table.T
+
+
+def sinusoidal_similarity(length: int, dim: int, base: float) -> Tensor:
+    """PE · PEᵀ of the sinusoidal table, divided by d/2 so the diagonal is exactly 1."""
+    table = sinusoidal_table(length, dim, base).double()
+    return (position_similarity(table) / (dim / 2)).float()
+
+
+def relative_bias_matrix(length: int, clip: int, dim: int, seed: int) -> Tensor:
+    """The position-only part of Shaw-style attention: q · r[clip(j - i)] for one fixed query q.
+
+    The table r (2k+1, d) and q are drawn from N(0, 1) with `seed`, as a fresh model would start;
+    the result (T, T) is constant along each diagonal and beyond ±k.
+    """
+    gen = torch.Generator().manual_seed(seed)
+    bias = RelativePositionBias(dim, clip)
+    with torch.no_grad():
+        bias.distance_embedding.weight.copy_(torch.randn(2 * clip + 1, dim, generator=gen))
+        query = torch.randn(dim, generator=gen).expand(length, dim) / math.sqrt(dim)
+        return bias(query)  # (T, T)
+
+
+def rope_score_matrix(length: int, dim: int, base: float, interleaved: bool = False) -> Tensor:
+    """RoPE's position-only similarity: R_m u · R_n u / d for the all-ones vector u, (T, T).
+
+    Equal to Σ_i 2cos((m - n) θ_i) / d, the same matrix as the sinusoid's PE · PEᵀ / (d/2).
+    """
+    ones = torch.ones(length, dim, dtype=torch.float64)
+    rotated = apply_rotary(ones, torch.arange(length), base, interleaved)  # (T, d)
+    return (rotated @ rotated.T / dim).float()
+
+
+def rope_offset_curve(dim: int, base: float, max_offset: int) -> dict[str, Tensor]:
+    """q·k against the offset m - n, for offsets 0 .. max_offset, and RoFormer's decay bound.
+
+    "score": R_Δ u · R_0 u / d for the all-ones u (1 at Δ = 0, oscillating and shrinking after).
+    "bound": the relative upper bound of the RoFormer paper (sec. 3.4.3),
+    (1 / (d/2)) Σ_j |Σ_(k<j) e^(iΔθ_k)|, divided by its value at Δ = 0 so both curves start at 1;
+    it decays as the offset grows.
+    """
+    if max_offset < 1:
+        raise ValueError("the largest offset must be at least 1")
+    offsets = torch.arange(max_offset + 1)
+    ones = torch.ones(max_offset + 1, dim, dtype=torch.float64)
+    rotated = apply_rotary(ones, offsets, base)  # (Δ, d)
+    score = rotated @ apply_rotary(ones[:1], torch.tensor([0]), base)[0] / dim  # (Δ,)
+    angles = offsets[:, None].double() * inverse_frequencies(dim, base)  # (Δ, d/2)
+    partial = torch.cumsum(torch.polar(torch.ones_like(angles), angles), dim=1)  # S_1 .. S_(d/2)
+    bound = partial.abs().mean(dim=1)
+    bound = bound / bound[0]
+    return {"offset": offsets, "score": score.float(), "bound": bound.float()}
+
+
+def rope_pair_path(pair: int, dim: int, base: float, length: int) -> dict[str, Tensor]:
+    """Where RoPE sends the pair `pair` of a vector whose pair is (1, 0), at positions 0 .. L-1.
+
+    The point turns by θ_pair radians per position; (x, y) are read from `apply_rotary`'s output
+    (half-split: the pair is dims (pair, pair + d/2)).
+    """
+    if not 0 <= pair < dim // 2:
+        raise ValueError(f"pair must be between 0 and {dim // 2 - 1}, got {pair}")
+    vector = torch.zeros(length, dim, dtype=torch.float64)
+    vector[:, pair] = 1.0
+    rotated = apply_rotary(vector, torch.arange(length), base)  # (L, d)
+    theta = float(inverse_frequencies(dim, base)[pair])
+    return {
+        "position": torch.arange(length),
+        "x": rotated[:, pair].float(),
+        "y": rotated[:, pair + dim // 2].float(),
+        "angle": (torch.arange(length, dtype=torch.float64) * theta).float(),
+        "theta": torch.tensor(theta),
+    }
+
+
+def rope_spectrum(dim: int, base: float) -> dict[str, Tensor]:
+    """θ_i (radians per position) and wavelength 2π/θ_i (positions per full turn) of each pair."""
+    theta = inverse_frequencies(dim, base)
+    return {"pair": torch.arange(dim // 2), "theta": theta, "wavelength": 2 * math.pi / theta}
+
+
+def pairs_unseen_beyond(dim: int, base: float, trained_length: int) -> int:
+    """How many pairs never completed one full turn within `trained_length` positions.
+
+    Past that length those pairs reach angles the model never saw in training, which is why RoPE
+    and the sinusoid need tricks (interpolation, a larger base) to stretch to longer inputs.
+    """
+    wavelength = rope_spectrum(dim, base)["wavelength"]
+    return int((wavelength > trained_length).sum())
+
+
+def rope_cos_table(length: int, dim: int, base: float) -> Tensor:
+    """cos(m θ_i) for positions m < length and pairs i < d/2: the rotary module's own cache."""
+    rope = RotaryPositionEmbedding(dim, base, max_len=length)
+    return rope.cos_cached[:length].clone()  # (L, d/2)
+
+
+def relative_distance_matrix(length: int, clip: int) -> Tensor:
+    """clamp(j - i, -k, k) for every (query i, key j): the distance each bias row is chosen by."""
+    rows = RelativePositionBias(1, clip).relative_positions(length)
+    return rows - clip  # (T, T)
+
+
+def learned_reaches(max_len: int, length: int) -> bool:
+    """Whether a learned table of `max_len` rows can encode positions 0 .. length-1.
+
+    Asks the real module (built without drawing random numbers): False when it raises.
+    """
+    table = torch.nn.utils.skip_init(LearnedPositionEmbedding, max_len, 1)
+    try:
+        table(torch.arange(length))
+    except ValueError:
+        return False
+    return True

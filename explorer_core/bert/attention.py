@@ -1,0 +1,307 @@
+"""Self-attention as BERT computes it, with every intermediate a page can show.
+
+For one head with queries Q, keys K and values V (each (T, d)):
+
+    scores  = Q Kᵀ / √d  (+ the relative-position bias)  + mask      # (T, T)
+    weights = softmax(scores) along each row (over the keys)         # rows sum to 1
+    context = weights V                                              # (T, d)
+
+The mask is additive: 0 where a query may look at a key, a huge negative number where it may not
+(a padded key, or a future key under the causal mask), so that key's weight becomes exactly 0.
+Module and parameter names are transformers' (`attention.self.query`, `attention.output.dense`,
+...), so a transformers BERT state dict loads as it is.
+
+Two paths give the same numbers (within 1e-5): the explicit one below, which returns the weights
+and the masked pre-softmax scores, and `F.scaled_dot_product_attention` (one fused kernel, much
+less memory) when neither is asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from explorer_core.bert.config import BertConfig
+from explorer_core.bert.positional import RelativePositionBias, RotaryPositionEmbedding
+
+
+def allowed_keys(
+    attention_mask: Tensor | None, length: int, *, causal: bool = False
+) -> Tensor | None:
+    """Which key each query may look at, as booleans (B or 1, T or 1, T); None when all may.
+
+    `attention_mask` is (B, T) with 1 for a real token and 0 for padding (transformers' convention).
+    Padding removes key *columns*; the causal mask removes everything above the diagonal.
+
+    >>> allowed_keys(torch.tensor([[1, 1, 0]]), 3).int().tolist()
+    [[[1, 1, 0]]]
+    >>> allowed_keys(None, 3, causal=True).int().tolist()
+    [[[1, 0, 0], [1, 1, 0], [1, 1, 1]]]
+    """
+    allowed = None
+    if attention_mask is not None:
+        if attention_mask.dim() != 2 or attention_mask.shape[-1] != length:
+            raise ValueError(
+                f"attention_mask must be (batch, {length}), got {tuple(attention_mask.shape)}"
+            )
+        allowed = attention_mask.bool()[:, None, :]  # (B, 1, T): one row shared by every query
+    if causal:
+        lower = torch.ones(length, length, dtype=torch.bool).tril()[None]  # (1, T, T)
+        if attention_mask is not None:
+            lower = lower.to(attention_mask.device)
+        allowed = lower if allowed is None else allowed & lower  # (B, T, T)
+    return allowed
+
+
+def additive_mask(allowed: Tensor | None, dtype: torch.dtype = torch.float32) -> Tensor | None:
+    """Booleans (B, T|1, T) -> the additive mask (B, 1, T|1, T) that attention adds to its scores.
+
+    # subtle: the blocked value is the dtype's most negative number, not -inf (as in transformers):
+    # a row with every key blocked then gives uniform weights instead of NaN, and exp(min - max)
+    # is still exactly 0, so a blocked key gets weight 0. Masks are combined as booleans first,
+    # because min + min would overflow to -inf.
+    """
+    if allowed is None:
+        return None
+    blocked = torch.zeros(allowed.shape, dtype=dtype, device=allowed.device)
+    blocked.masked_fill_(~allowed, torch.finfo(dtype).min)
+    return blocked[:, None]  # (B, 1, T|1, T): broadcast over the heads
+
+
+@dataclass
+class AttentionOutput:
+    """What one attention block returns: its output and, when asked, its weights and scores."""
+
+    output: Tensor  # (B, T, H): the context (self-attention) or the block's output (BertAttention)
+    weights: Tensor | None = None  # (B, heads, T, T): softmax over keys, rows sum to 1
+    scores: Tensor | None = None  # (B, heads, T, T): pre-softmax, scaled, bias and mask added
+
+
+class BertSelfAttention(nn.Module):
+    """Multi-head scaled dot-product self-attention (transformers' `attention.self`)."""
+
+    def __init__(self, config: BertConfig) -> None:
+        super().__init__()
+        self.num_attention_heads = config.num_attention_heads
+        self.attention_head_size = config.head_dim
+        self.all_head_size = config.hidden_size
+        self.scaling = self.attention_head_size**-0.5  # 1/√d keeps the scores' spread near 1
+        self.query = nn.Linear(config.hidden_size, self.all_head_size)
+        self.key = nn.Linear(config.hidden_size, self.all_head_size)
+        self.value = nn.Linear(config.hidden_size, self.all_head_size)
+        self.dropout = nn.Dropout(config.attention_probs_dropout_prob)
+        self.position_embedding_type = config.position_embedding_type
+        if config.position_embedding_type == "relative":
+            self.relative_bias = RelativePositionBias(config.head_dim, config.relative_clip)
+        if config.position_embedding_type == "rotary":
+            self.rotary = RotaryPositionEmbedding(config.head_dim, config.rope_base)
+
+    def _heads(self, x: Tensor) -> Tensor:
+        batch, length, _ = x.shape  # (B, T, H) -> (B, heads, T, d)
+        return x.view(batch, length, self.num_attention_heads, -1).transpose(1, 2)
+
+    def project(
+        self, hidden_states: Tensor, position_ids: Tensor | None = None
+    ) -> tuple[Tensor, Tensor, Tensor]:
+        """Queries, keys and values per head, each (B, heads, T, d); rotary positions applied."""
+        q = self._heads(self.query(hidden_states))  # (B, heads, T, d)
+        k = self._heads(self.key(hidden_states))  # (B, heads, T, d)
+        v = self._heads(self.value(hidden_states))  # (B, heads, T, d)
+        if self.position_embedding_type == "rotary":
+            q, k = self.rotary(q, k, position_ids)
+        return q, k, v
+
+    def raw_scores(self, q: Tensor, k: Tensor) -> Tensor:
+        """(q·k + relative bias) / √d for every query and key, before the mask: (B, heads, T, T)."""
+        scores = torch.matmul(q, k.transpose(-1, -2))  # (B, heads, T, T)
+        if self.position_embedding_type == "relative":
+            scores = scores + self.relative_bias(q)  # q_i · r_(j-i), scaled together with q·k
+        return scores * self.scaling
+
+    def forward(
+        self,
+        hidden_states: Tensor,
+        attention_mask: Tensor | None = None,
+        position_ids: Tensor | None = None,
+        output_attentions: bool = False,
+        output_scores: bool = False,
+    ) -> AttentionOutput:
+        """hidden_states (B, T, H), additive mask (B, 1, T|1, T) -> context (B, T, H)."""
+        batch, length, _ = hidden_states.shape
+        # 1) project: one query, key and value vector per token and head
+        q, k, v = self.project(hidden_states, position_ids)  # (B, heads, T, d) each
+        dropout = self.dropout.p if self.training else 0.0
+        if not (output_attentions or output_scores):
+            context = self._fused(q, k, v, attention_mask, dropout)  # (B, heads, T, d)
+            return AttentionOutput(self._merge(context, batch, length))
+        # 2) scores: how well each query matches each key
+        scores = self.raw_scores(q, k)  # (B, heads, T, T)
+        # 3) mask: padded (and, if causal, future) keys get the most negative number
+        if attention_mask is not None:
+            scores = scores + attention_mask
+        # 4) softmax over the keys: each row becomes weights that sum to 1
+        weights = scores.softmax(dim=-1)  # (B, heads, T, T)
+        context = torch.matmul(self.dropout(weights), v)  # (B, heads, T, d)
+        return AttentionOutput(
+            self._merge(context, batch, length),
+            weights if output_attentions else None,
+            scores if output_scores else None,
+        )
+
+    def _fused(
+        self, q: Tensor, k: Tensor, v: Tensor, attention_mask: Tensor | None, dropout: float
+    ) -> Tensor:
+        """Steps 2-4 in one kernel; the relative bias joins the mask (SDPA adds it unscaled)."""
+        bias = attention_mask
+        if self.position_embedding_type == "relative":
+            relative = self.relative_bias(q) * self.scaling  # (B, heads, T, T)
+            bias = relative if bias is None else relative + bias
+        return F.scaled_dot_product_attention(
+            q, k, v, attn_mask=bias, dropout_p=dropout, scale=self.scaling
+        )
+
+    def _merge(self, context: Tensor, batch: int, length: int) -> Tensor:
+        return context.transpose(1, 2).reshape(batch, length, self.all_head_size)  # (B, T, H)
+
+
+class ResidualOutput(nn.Module):
+    """A sub-block's end: dense (in_features -> H), dropout, the residual; then LayerNorm (post-LN).
+
+    Attention's output (`BertSelfOutput`, H -> H) and the feed-forward block's (`BertOutput` in
+    explorer_core.bert.model, I -> H) are this same step with transformers' names `dense` and
+    `LayerNorm`.
+    """
+
+    def __init__(self, config: BertConfig, in_features: int) -> None:
+        super().__init__()
+        self.dense = nn.Linear(in_features, config.hidden_size)
+        self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
+        self.dropout = nn.Dropout(config.hidden_dropout_prob)
+        # pre-LN keeps the same LayerNorm but applies it to the sub-block's *input* (its caller)
+        self.pre_norm = config.norm_placement == "pre"
+
+    def forward(self, hidden_states: Tensor, input_tensor: Tensor) -> Tensor:
+        hidden_states = self.dropout(self.dense(hidden_states))  # (B, T, H)
+        if self.pre_norm:
+            return input_tensor + hidden_states
+        return self.LayerNorm(hidden_states + input_tensor)
+
+
+class BertSelfOutput(ResidualOutput):
+    """Mix the heads back together (dense H -> H), the residual, then LayerNorm (post-LN)."""
+
+    def __init__(self, config: BertConfig) -> None:
+        super().__init__(config, config.hidden_size)
+
+
+class BertAttention(nn.Module):
+    """Self-attention plus its output projection, residual and LayerNorm (`layer.N.attention`)."""
+
+    def __init__(self, config: BertConfig) -> None:
+        super().__init__()
+        self.self = BertSelfAttention(config)
+        self.output = BertSelfOutput(config)
+
+    def attention_input(self, hidden_states: Tensor) -> Tensor:
+        """What the self-attention sees: the layer input, normalised first under pre-LN."""
+        if self.output.pre_norm:
+            return self.output.LayerNorm(hidden_states)
+        return hidden_states
+
+    def forward(
+        self,
+        hidden_states: Tensor,
+        attention_mask: Tensor | None = None,
+        position_ids: Tensor | None = None,
+        output_attentions: bool = False,
+        output_scores: bool = False,
+    ) -> AttentionOutput:
+        result = self.self(
+            self.attention_input(hidden_states),
+            attention_mask,
+            position_ids,
+            output_attentions=output_attentions,
+            output_scores=output_scores,
+        )
+        return replace(result, output=self.output(result.output, hidden_states))
+
+
+@dataclass(frozen=True)
+class CellArithmetic:
+    """Every number behind one attention weight: query `query` looking at key `key` in one head.
+
+    score = (q·k + relative) × scale + mask, and weight = exp(score - row_max) / row_sum_exp.
+    """
+
+    query: int
+    key: int
+    head_dim: int
+    q: tuple[float, ...]  # the query vector of this head (after rotary, if any)
+    k: tuple[float, ...]  # the key vector of this head
+    dot: float  # q · k
+    relative: float  # q · r_(key - query) for relative positions, else 0
+    scale: float  # 1 / √d
+    scaled: float  # (dot + relative) × scale
+    mask: float  # 0 if the key is allowed, else the dtype's most negative number
+    score: float  # scaled + mask: the pre-softmax score
+    row_scores: tuple[float, ...]  # every key's score for this query
+    row_max: float
+    row_sum_exp: float  # Σ_j exp(score_j - row_max)
+    weight: float  # the softmax weight of this key
+    row_weights: tuple[float, ...]
+
+
+@torch.no_grad()
+def cell_arithmetic(
+    attention: BertSelfAttention,
+    hidden_states: Tensor,
+    attention_mask: Tensor | None,
+    *,
+    head: int,
+    query: int,
+    key: int,
+    position_ids: Tensor | None = None,
+) -> CellArithmetic:
+    """Recompute one weight step by step from the self-attention's input (1, T, H).
+
+    `attention_mask` is the additive mask (1, 1, T|1, T) the model used; the result agrees with
+    the model's own weights (a test checks it).
+    """
+    length = hidden_states.shape[1]
+    if not (
+        0 <= head < attention.num_attention_heads and 0 <= query < length and 0 <= key < length
+    ):
+        raise ValueError(
+            f"no cell (head {head}, query {query}, key {key}) in a {length}-token input"
+        )
+    q, k, _ = attention.project(hidden_states[:1], position_ids)
+    q, k = q[0, head], k[0, head]  # (T, d)
+    dot = q @ k.T  # (T, T)
+    relative = torch.zeros_like(dot)
+    if attention.position_embedding_type == "relative":
+        relative = attention.relative_bias(q)  # (T, T)
+    mask = torch.zeros_like(dot) if attention_mask is None else attention_mask[0, 0].expand_as(dot)
+    row = (dot[query] + relative[query]) * attention.scaling + mask[query]  # (T,)
+    row_max = row.max()
+    exp = torch.exp(row - row_max)  # (T,)
+    return CellArithmetic(
+        query=query,
+        key=key,
+        head_dim=q.shape[-1],
+        q=tuple(q[query].tolist()),
+        k=tuple(k[key].tolist()),
+        dot=float(dot[query, key]),
+        relative=float(relative[query, key]),
+        scale=attention.scaling,
+        scaled=float((dot[query, key] + relative[query, key]) * attention.scaling),
+        mask=float(mask[query, key]),
+        score=float(row[key]),
+        row_scores=tuple(row.tolist()),
+        row_max=float(row_max),
+        row_sum_exp=float(exp.sum()),
+        weight=float(exp[key] / exp.sum()),
+        row_weights=tuple((exp / exp.sum()).tolist()),
+    )

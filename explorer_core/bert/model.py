@@ -1,0 +1,268 @@
+"""BERT's encoder, layer by layer, with transformers' names so real checkpoints load unchanged.
+
+    BertModel
+    ├── embeddings   token + position + segment, LayerNorm        (explorer_core.bert.embeddings)
+    ├── encoder.layer[N]                                           one BertLayer per layer
+    │   ├── attention   self-attention, dense, residual, LayerNorm (explorer_core.bert.attention)
+    │   ├── intermediate  dense H -> I, GELU
+    │   └── output      dense I -> H, residual, LayerNorm
+    └── pooler       dense + tanh on the first token ([CLS])
+
+Post-LN (BERT): x = LN(x + sublayer(x)). Pre-LN (GPT-2, many tutorials): x = x + sublayer(LN(x)),
+with one more LayerNorm after the last layer. `BertModel.from_transformers` loads a transformers
+`BertModel` checkpoint (folder with config.json and model.safetensors, or a model in memory).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from explorer_core.bert.attention import (
+    AttentionOutput,
+    BertAttention,
+    CellArithmetic,
+    ResidualOutput,
+    additive_mask,
+    allowed_keys,
+    cell_arithmetic,
+)
+from explorer_core.bert.config import BertConfig
+from explorer_core.bert.embeddings import BertEmbeddings
+from explorer_core.bert.weights import load_weights, read_transformers
+
+__all__ = ["BertConfig", "BertEncoder", "BertLayer", "BertModel", "BertModelOutput", "BertPooler"]
+
+ACTIVATIONS: dict[str, Callable[[Tensor], Tensor]] = {
+    "gelu": F.gelu,  # exact erf GELU, as BERT and transformers' "gelu"
+    "gelu_new": lambda x: F.gelu(x, approximate="tanh"),
+    "relu": F.relu,
+    "silu": F.silu,
+}
+
+
+class BertIntermediate(nn.Module):
+    """The feed-forward block's first half: dense H -> I, then the activation (GELU)."""
+
+    def __init__(self, config: BertConfig) -> None:
+        super().__init__()
+        self.dense = nn.Linear(config.hidden_size, config.intermediate_size)
+        self.intermediate_act_fn = ACTIVATIONS[config.hidden_act]
+
+    def forward(self, hidden_states: Tensor) -> Tensor:
+        return self.intermediate_act_fn(self.dense(hidden_states))  # (B, T, I)
+
+
+class BertOutput(ResidualOutput):
+    """The feed-forward block's second half: dense I -> H, dropout, residual, LayerNorm."""
+
+    def __init__(self, config: BertConfig) -> None:
+        super().__init__(config, config.intermediate_size)
+
+
+class BertLayer(nn.Module):
+    """One Transformer encoder layer: attention, then the position-wise feed-forward block."""
+
+    def __init__(self, config: BertConfig) -> None:
+        super().__init__()
+        self.attention = BertAttention(config)
+        self.intermediate = BertIntermediate(config)
+        self.output = BertOutput(config)
+
+    def forward(
+        self,
+        hidden_states: Tensor,
+        attention_mask: Tensor | None = None,
+        position_ids: Tensor | None = None,
+        output_attentions: bool = False,
+        output_scores: bool = False,
+    ) -> AttentionOutput:
+        """(B, T, H) -> (B, T, H); `weights` and `scores` are the attention's when asked for."""
+        attended = self.attention(
+            hidden_states, attention_mask, position_ids, output_attentions, output_scores
+        )
+        x = attended.output  # (B, T, H)
+        ffn_input = self.output.LayerNorm(x) if self.output.pre_norm else x
+        out = self.output(self.intermediate(ffn_input), x)  # (B, T, H)
+        return AttentionOutput(out, attended.weights, attended.scores)
+
+
+@dataclass
+class BertModelOutput:
+    """BertModel's outputs; the tuples have one entry per layer (hidden_states: one more)."""
+
+    last_hidden_state: Tensor  # (B, T, H)
+    pooler_output: Tensor  # (B, H): tanh(dense(hidden state of [CLS]))
+    hidden_states: tuple[Tensor, ...] | None = None  # embeddings, then each layer: (B, T, H)
+    attentions: tuple[Tensor, ...] | None = None  # (B, heads, T, T) per layer
+    scores: tuple[Tensor, ...] | None = None  # (B, heads, T, T) per layer, pre-softmax, masked
+
+
+class BertEncoder(nn.Module):
+    """The stack of layers; under pre-LN a final LayerNorm follows the last one."""
+
+    def __init__(self, config: BertConfig) -> None:
+        super().__init__()
+        self.layer = nn.ModuleList(BertLayer(config) for _ in range(config.num_hidden_layers))
+        self.LayerNorm = None
+        if config.norm_placement == "pre":
+            self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
+
+    def forward(
+        self,
+        hidden_states: Tensor,
+        attention_mask: Tensor | None = None,
+        position_ids: Tensor | None = None,
+        output_attentions: bool = False,
+        output_hidden_states: bool = False,
+        output_scores: bool = False,
+    ) -> tuple[Tensor, list[Tensor], list[Tensor], list[Tensor]]:
+        """-> (last hidden state, hidden states, weights, scores), the lists empty unless asked."""
+        states, weights, scores = [hidden_states], [], []
+        for layer in self.layer:
+            result = layer(
+                hidden_states, attention_mask, position_ids, output_attentions, output_scores
+            )
+            hidden_states = result.output
+            states.append(hidden_states)
+            weights.append(result.weights)
+            scores.append(result.scores)
+        if self.LayerNorm is not None:
+            hidden_states = self.LayerNorm(hidden_states)
+            states[-1] = hidden_states  # as GPT-2: the last entry is the normalised output
+        return (
+            hidden_states,
+            states if output_hidden_states else [],
+            weights if output_attentions else [],
+            scores if output_scores else [],
+        )
+
+
+class BertPooler(nn.Module):
+    """BERT's sentence vector for NSP and classification: tanh(dense(h_[CLS]))."""
+
+    def __init__(self, config: BertConfig) -> None:
+        super().__init__()
+        self.dense = nn.Linear(config.hidden_size, config.hidden_size)
+        self.activation = nn.Tanh()
+
+    def forward(self, hidden_states: Tensor) -> Tensor:
+        return self.activation(self.dense(hidden_states[:, 0]))  # (B, H)
+
+
+@torch.no_grad()
+def init_bert_weights(module: nn.Module, std: float, generator: torch.Generator) -> None:
+    """BERT's initialisation: N(0, std) for dense weights, zero biases, LayerNorm 1 and 0."""
+    for sub in module.modules():
+        if isinstance(sub, nn.Linear):
+            nn.init.normal_(sub.weight, 0.0, std, generator=generator)
+            if sub.bias is not None:
+                nn.init.zeros_(sub.bias)
+        elif isinstance(sub, nn.LayerNorm):
+            nn.init.ones_(sub.weight)
+            nn.init.zeros_(sub.bias)
+        elif isinstance(sub, nn.Embedding):  # relative-position tables inside attention
+            nn.init.normal_(sub.weight, 0.0, std, generator=generator)
+
+
+class BertModel(nn.Module):
+    """The BERT encoder. `BertModel(config, seed=0)` is a fresh, seeded, untrained model."""
+
+    def __init__(self, config: BertConfig, seed: int = 0) -> None:
+        super().__init__()
+        self.config = config
+        self.embeddings = BertEmbeddings(config)
+        self.encoder = BertEncoder(config)
+        self.pooler = BertPooler(config)
+        generator = torch.Generator().manual_seed(seed)
+        init_bert_weights(self.encoder, config.initializer_range, generator)
+        init_bert_weights(self.pooler, config.initializer_range, generator)
+        self.embeddings.init_weights(generator)
+
+    def _check(self, input_ids: Tensor, attention_mask: Tensor | None) -> None:
+        if input_ids.dim() != 2:
+            raise ValueError(f"input_ids must be (batch, length), got {tuple(input_ids.shape)}")
+        length, limit = input_ids.shape[1], self.config.max_position_embeddings
+        if length == 0:
+            raise ValueError("the input is empty: give at least one token")
+        if self.config.position_embedding_type == "learned" and length > limit:
+            raise ValueError(f"{length} tokens is longer than this model's maximum of {limit}")
+        if attention_mask is not None and attention_mask.shape != input_ids.shape:
+            raise ValueError("attention_mask must have the same shape as input_ids")
+
+    def forward(
+        self,
+        input_ids: Tensor,
+        attention_mask: Tensor | None = None,
+        token_type_ids: Tensor | None = None,
+        output_attentions: bool = False,
+        output_hidden_states: bool = False,
+        output_scores: bool = False,
+        causal: bool = False,
+        position_ids: Tensor | None = None,
+    ) -> BertModelOutput:
+        """input_ids (B, T) -> BertModelOutput; attention_mask (B, T) is 1 for tokens, 0 for pad."""
+        self._check(input_ids, attention_mask)
+        embedded = self.embeddings(input_ids, token_type_ids, position_ids)  # (B, T, H)
+        if attention_mask is not None and bool(attention_mask.all()):
+            attention_mask = None  # nothing padded: skip the mask (the fused kernel runs faster)
+        allowed = allowed_keys(attention_mask, input_ids.shape[1], causal=causal)
+        mask = additive_mask(allowed, embedded.dtype)  # (B, 1, T|1, T) or None
+        last, states, weights, scores = self.encoder(
+            embedded, mask, position_ids, output_attentions, output_hidden_states, output_scores
+        )
+        return BertModelOutput(
+            last_hidden_state=last,
+            pooler_output=self.pooler(last),
+            hidden_states=tuple(states) if output_hidden_states else None,
+            attentions=tuple(weights) if output_attentions else None,
+            scores=tuple(scores) if output_scores else None,
+        )
+
+    @torch.no_grad()
+    def explain_cell(
+        self,
+        input_ids: Tensor,
+        *,
+        layer: int,
+        head: int,
+        query: int,
+        key: int,
+        attention_mask: Tensor | None = None,
+        token_type_ids: Tensor | None = None,
+        causal: bool = False,
+    ) -> CellArithmetic:
+        """The arithmetic behind one weight of the first sentence in the batch (see attention)."""
+        if not 0 <= layer < self.config.num_hidden_layers:
+            raise ValueError(f"layer must be 0 .. {self.config.num_hidden_layers - 1}, got {layer}")
+        ids = input_ids[:1]
+        mask_row = attention_mask[:1] if attention_mask is not None else None
+        out = self(ids, mask_row, token_type_ids[:1] if token_type_ids is not None else None,
+                   output_hidden_states=True, causal=causal)  # fmt: skip
+        attention = self.encoder.layer[layer].attention
+        hidden = out.hidden_states[layer]  # the layer's input (layer < L, so never the final LN)
+        allowed = allowed_keys(mask_row, ids.shape[1], causal=causal)
+        return cell_arithmetic(
+            attention.self,
+            attention.attention_input(hidden),
+            additive_mask(allowed, hidden.dtype),
+            head=head,
+            query=query,
+            key=key,
+        )
+
+    @classmethod
+    def from_transformers(cls, source: str | os.PathLike | nn.Module) -> BertModel:
+        """Load a transformers BertModel: a folder (config.json + model.safetensors) or a model.
+
+        Only safetensors files are read (never pickles). The result is in eval mode.
+        """
+        config, weights = read_transformers(source)
+        model = cls(config)
+        load_weights(model, weights, drop_prefix="bert.", ignore=("cls.",))
+        return model.eval()

@@ -1,0 +1,13 @@
+"""Files a learner takes home or hands out: CSV/JSON/Projector exports and lesson packs.
+
+Read in this order:
+
+1. `export`         pure functions from data to deterministic bytes (CSV, JSON, Projector TSV, zip).
+2. `tables`         the tables and records behind every page's download buttons.
+3. `lab_record`     the Tokenizer Lab's trace, candidates and curve as JSON, and back.
+4. `pack_settings`  which session values a lesson pack stores.
+5. `lesson_pack`    settings, trained tokenizer and trained model in one zip; reading validates
+                    everything before applying anything.
+
+Below: every other core package but `viz`; nothing here draws.
+"""

@@ -1,0 +1,17 @@
+"""Training in place: pre-train a small BERT (MLM + NSP), fine-tune it on scored sentence pairs.
+
+Read in this order:
+
+1. `loop`        the shared parts: step records, the learning-rate schedule, the loop itself.
+2. `pretrain`    MLM + NSP pre-training on a text corpus.
+3. `finetune`    siamese fine-tuning: cosine of two mean-pooled vectors ≈ score / 5.
+4. `metrics`     Spearman and Pearson correlation (how STS is scored).
+5. `baselines`   the lexical reference a trained model should beat (TF-IDF character n-grams).
+6. `presets`     model sizes for a laptop CPU (Tiny, Small, the Chinese tutorial's model).
+7. `checkpoint`  save, load, zip and unzip a trained model with its tokenizer (never unpickles).
+8. `run`         `TrainingPlan` (what to train) and `TrainingRun` (a job a page can poll and stop).
+9. `choices`     from the Train page's choices to a plan, with a memory check.
+10. `jobs`       one training job from files, as the CLI and the benchmarks run it.
+
+Below: `explorer_core.bert` and `explorer_core.inputs`.
+"""

@@ -1,0 +1,271 @@
+"""Training loops' shared parts: configs, step records, the learning-rate schedule, the loop itself.
+
+Two objectives build on this module: MLM + NSP pre-training (`pretrain.pretrain`) and
+similarity fine-tuning of a siamese encoder (`finetune.finetune`). Both take a config, a progress
+callback and a stop flag, and return the trained model with the full log::
+
+    result = finetune(model, tokenizer, pairs, FinetuneConfig(steps=100), dev=dev_pairs,
+                      callback=print, stop=threading.Event())
+    result.log.steps[-1]   -> TrainStep(phase='finetune', step=100, seconds=..., loss=0.04, ...)
+
+The loop records one frozen `TrainStep` per optimiser step and one `EvalRecord` per evaluation, and
+checks the stop flag between steps, so a page can run it in a worker thread (`TrainingRun`) and stop
+it at any time; the model is then kept as it is after the last finished step.
+
+Learning rate: linear warm-up over the first `warmup` fraction of training, then linear or cosine
+decay to 0. "Fraction of training" is the larger of step / steps and elapsed / time_budget, so a run
+with a time budget also warms up and decays. Same seed and a step budget give the same losses; a
+time budget makes the learning rate depend on the clock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import torch
+from torch import nn
+
+SCHEDULES = ("linear", "cosine", "constant")
+
+
+@dataclass(frozen=True)
+class LoopConfig:
+    steps: int | None = 200  # optimiser steps; None: stop only on the time budget or the flag
+    time_budget: float | None = None  # seconds; None: no time limit
+    batch_size: int = 32
+    learning_rate: float = 1e-3
+    weight_decay: float = 0.01
+    warmup: float = 0.1  # fraction of training spent warming the learning rate up from 0
+    schedule: str = "linear"  # decay after warm-up: one of SCHEDULES
+    max_grad_norm: float = 1.0  # gradient clipping; 0 turns it off
+    eval_every: int = 50  # optimiser steps between evaluations; 0: only at the end
+    snapshot_every: int = 0  # steps between model snapshots handed to `on_snapshot`; 0: none
+    max_length: int = 64  # tokens per input row, [CLS] and [SEP] included
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.steps is None and self.time_budget is None:
+            raise ValueError("Give a number of steps or a time budget, or training never ends")
+        if self.steps is not None and (not isinstance(self.steps, int) or self.steps < 1):
+            raise ValueError(f"steps must be a positive whole number, got {self.steps!r}")
+        if self.time_budget is not None and self.time_budget <= 0:
+            raise ValueError(f"time_budget must be positive seconds, got {self.time_budget}")
+        if self.batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        if not 0 < self.learning_rate < 1:
+            raise ValueError(f"learning_rate must be between 0 and 1, got {self.learning_rate}")
+        if not 0 <= self.warmup < 1:
+            raise ValueError("warmup is a fraction of training in [0, 1)")
+        if self.schedule not in SCHEDULES:
+            raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}")
+        if self.max_grad_norm < 0 or self.eval_every < 0 or self.snapshot_every < 0:
+            raise ValueError("max_grad_norm, eval_every and snapshot_every cannot be negative")
+        if self.max_length < 8:
+            raise ValueError("max_length must be at least 8 tokens")
+
+
+@dataclass(frozen=True)
+class TrainStep:
+    """One optimiser step. Loss parts that the objective does not have are None."""
+
+    phase: str  # "pretrain" or "finetune"
+    step: int  # 1-based
+    seconds: float  # since the phase started
+    lr: float
+    loss: float  # what was minimised: the sum of the parts below
+    mlm_loss: float | None = None
+    nsp_loss: float | None = None
+    sim_loss: float | None = None  # cosine vs score/5 (MSE) or CoSENT
+    mnr_loss: float | None = None  # in-batch negatives
+
+
+@dataclass(frozen=True)
+class EvalRecord:
+    """One evaluation on the dev pairs (finetune) or held-out lines (pretrain)."""
+
+    phase: str
+    step: int
+    seconds: float
+    dev_spearman: float | None = None
+    dev_pearson: float | None = None
+    dev_loss: float | None = None
+
+
+Record = TrainStep | EvalRecord
+Callback = Callable[[Record], None]
+
+
+@dataclass
+class TrainLog:
+    """Everything a run recorded. `stop_reason`: "steps", "time", "stopped" or "" while running."""
+
+    steps: list[TrainStep] = field(default_factory=list)
+    evals: list[EvalRecord] = field(default_factory=list)
+    stop_reason: str = ""
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "steps": [asdict(s) for s in self.steps],
+            "evals": [asdict(e) for e in self.evals],
+            "stop_reason": self.stop_reason,
+            "seconds": self.seconds,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TrainLog:
+        return cls(
+            steps=[TrainStep(**s) for s in data.get("steps", [])],
+            evals=[EvalRecord(**e) for e in data.get("evals", [])],
+            stop_reason=str(data.get("stop_reason", "")),
+            seconds=float(data.get("seconds", 0.0)),
+        )
+
+
+@dataclass
+class TrainResult:
+    model: nn.Module  # BertForPreTraining after pretrain, SentenceEncoder after finetune
+    log: TrainLog
+
+
+def lr_factor(progress: float, warmup: float, schedule: str) -> float:
+    """Multiplier of the peak learning rate at `progress` in [0, 1] of training.
+
+    >>> [round(lr_factor(p, 0.1, "linear"), 2) for p in (0.0, 0.05, 0.1, 0.55, 1.0)]
+    [0.0, 0.5, 1.0, 0.5, 0.0]
+    >>> round(lr_factor(0.55, 0.1, "cosine"), 2)
+    0.5
+    """
+    progress = min(max(progress, 0.0), 1.0)
+    if warmup > 0 and progress < warmup:
+        return progress / warmup
+    if schedule == "constant":
+        return 1.0
+    rest = (progress - warmup) / (1.0 - warmup)  # 0 right after warm-up, 1 at the end
+    if schedule == "cosine":
+        return 0.5 * (1.0 + math.cos(math.pi * rest))
+    return 1.0 - rest
+
+
+@contextlib.contextmanager
+def seeded(seed: int) -> Iterator[None]:
+    """Run a block with torch's default generator seeded, restoring its state afterwards.
+
+    # subtle: weight initialisation (nn.Linear) and dropout draw from torch's default generator and
+    # take no `generator` argument; forking it keeps the run reproducible and leaves the caller's
+    # random state untouched. Batches and masks use their own `torch.Generator`s. Two runs in
+    # parallel threads share that default generator, so their dropout masks may interleave: each
+    # still trains correctly, only bit-for-bit reproducibility needs one run at a time.
+    """
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        yield
+
+
+def make_optimizer(model: nn.Module, config: LoopConfig) -> torch.optim.AdamW:
+    """AdamW with weight decay on matrices only (not on biases, LayerNorm or embeddings' norms)."""
+    decay, no_decay = [], []
+    for name, param in model.named_parameters():
+        if not param.requires_grad:
+            continue
+        (no_decay if param.dim() < 2 or "LayerNorm" in name else decay).append(param)
+    groups = [
+        {"params": decay, "weight_decay": config.weight_decay},
+        {"params": no_decay, "weight_decay": 0.0},
+    ]
+    return torch.optim.AdamW(groups, lr=config.learning_rate)
+
+
+Snapshot = Callable[[str, int, nn.Module], None]  # (phase, step, BertModel) -> None
+StepFn = Callable[[int], dict[str, torch.Tensor]]  # step -> {"loss": tensor, part: tensor, ...}
+
+
+@dataclass
+class Loop:
+    """The optimiser loop shared by both objectives (see the module docstring)."""
+
+    phase: str
+    model: nn.Module
+    config: LoopConfig
+    step_fn: StepFn  # forward pass of one batch; returns the loss and its parts
+    eval_fn: Callable[[int, float], EvalRecord] | None = None
+    callback: Callback | None = None
+    stop: threading.Event | None = None
+    on_snapshot: Snapshot | None = None
+    encoder: nn.Module | None = None  # the BertModel handed to `on_snapshot` (default: model)
+
+    def _snapshot(self, step: int) -> None:
+        if self.on_snapshot is not None and self.config.snapshot_every:
+            self.on_snapshot(self.phase, step, self.encoder or self.model)
+
+    def progress(self, step: float, elapsed: float) -> float:
+        parts = [0.0]
+        if self.config.steps:
+            parts.append(step / self.config.steps)
+        if self.config.time_budget:
+            parts.append(elapsed / self.config.time_budget)
+        return max(parts)
+
+    def _emit(self, record: Record, log: TrainLog) -> None:
+        (log.steps if isinstance(record, TrainStep) else log.evals).append(record)
+        if self.callback is not None:
+            self.callback(record)
+
+    def _evaluate(self, step: int, start: float, log: TrainLog) -> None:
+        if self.eval_fn is None:
+            return
+        self.model.eval()
+        with torch.no_grad():
+            self._emit(self.eval_fn(step, time.perf_counter() - start), log)
+        self.model.train()
+
+    def run(self) -> TrainLog:
+        with seeded(self.config.seed + 1):  # dropout masks, reproducible per seed
+            return self._run()
+
+    def _run(self) -> TrainLog:
+        cfg, log = self.config, TrainLog()
+        optimizer = make_optimizer(self.model, cfg)
+        params = [p for p in self.model.parameters() if p.requires_grad]
+        start, step = time.perf_counter(), 0
+        self.model.train()
+        self._snapshot(0)
+        while True:
+            elapsed = time.perf_counter() - start
+            if self.stop is not None and self.stop.is_set():
+                log.stop_reason = "stopped"
+            elif cfg.steps is not None and step >= cfg.steps:
+                log.stop_reason = "steps"
+            elif cfg.time_budget is not None and elapsed >= cfg.time_budget:
+                log.stop_reason = "time"
+            if log.stop_reason:
+                break
+            progress = self.progress(step + 0.5, elapsed)  # mid-step: the first step is not lr 0
+            lr = cfg.learning_rate * lr_factor(progress, cfg.warmup, cfg.schedule)
+            for group in optimizer.param_groups:
+                group["lr"] = lr
+            optimizer.zero_grad(set_to_none=True)
+            parts = self.step_fn(step)
+            parts["loss"].backward()
+            if cfg.max_grad_norm:
+                torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
+            optimizer.step()
+            step += 1
+            values = {k: float(v.detach()) for k, v in parts.items()}
+            record = TrainStep(self.phase, step, time.perf_counter() - start, lr, **values)
+            self._emit(record, log)
+            if cfg.eval_every and step % cfg.eval_every == 0:
+                self._evaluate(step, start, log)
+            if cfg.snapshot_every and step % cfg.snapshot_every == 0:
+                self._snapshot(step)
+        if step and (not log.evals or log.evals[-1].step != step):
+            self._evaluate(step, start, log)  # the final state is always evaluated
+        self.model.eval()
+        log.seconds = time.perf_counter() - start
+        return log

@@ -1,0 +1,200 @@
+"""MLM + NSP pre-training of a small BERT on a text corpus.
+
+Each step draws a batch of sentence pairs from the corpus and builds BERT's inputs afresh (new
+pairs and new masks every step, as RoBERTa's "dynamic masking"):
+
+1. pairs: A is a random line; with probability 0.5 B is the line that follows it in the same text
+   (IsNext, label 0), otherwise a random line of the corpus (NotNext, label 1). A line holding a
+   tab, ``A<TAB>B``, is a ready-made IsNext pair (its two halves);
+2. ``[CLS] A [SEP] B [SEP]`` with segment ids 0 / 1, the longer side cut first to fit `max_length`;
+3. MLM: `explorer_core.inputs.masking.mask_tokens` hides 15% of the non-special tokens (80/10/10).
+
+The loss is MLM + NSP (`BertForPreTraining`). With ``nsp=False`` the rows are ``[CLS] A [SEP]``
+and only MLM is trained.
+
+In use (a sketch; the tests run the real thing)::
+
+    result = pretrain(BertForPreTraining(config), tokenizer, builtin_corpus("en"),
+                      PretrainConfig(steps=100))
+    result.model.bert  -> the pre-trained encoder, ready for `finetune.finetune`
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from explorer_core.bert.heads import BertForPreTraining
+from explorer_core.inputs.masking import mask_tokens
+from explorer_core.inputs.vocab import BertVocab
+from explorer_core.tokenization import Tokenizer
+from explorer_core.training.loop import (
+    Callback,
+    EvalRecord,
+    Loop,
+    LoopConfig,
+    Snapshot,
+    TrainResult,
+)
+
+
+@dataclass(frozen=True)
+class PretrainConfig(LoopConfig):
+    mlm_probability: float = 0.15  # BERT's share of tokens to predict
+    nsp: bool = True  # also train next-sentence prediction on sentence pairs
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not 0.0 < self.mlm_probability < 1.0:
+            raise ValueError("mlm_probability must be between 0 and 1")
+
+
+@dataclass(frozen=True)
+class PairCorpus:
+    """A tokenized corpus: id rows of every line, and which line may follow which."""
+
+    lines: tuple[tuple[int, ...], ...]
+    next_of: tuple[int, ...]  # index of the line that follows line i, or -1 (end of a text)
+    starts: tuple[int, ...]  # lines that have a follower (candidates for A)
+
+
+def corpus_lines(corpus: str | Sequence[str]) -> list[list[str]]:
+    """Texts of the corpus (blocks separated by blank lines), each a list of its lines.
+
+    >>> corpus_lines("a\\nb\\n\\nc\\td")
+    [['a', 'b'], ['c', 'd']]
+    """
+    raw = corpus.splitlines() if isinstance(corpus, str) else list(corpus)
+    texts: list[list[str]] = [[]]
+    for line in raw:
+        line = line.strip()
+        if not line:
+            if texts[-1]:
+                texts.append([])
+        elif "\t" in line:  # a ready-made pair is a text of two lines
+            a, _, b = line.partition("\t")
+            texts.extend([[a.strip(), b.strip()], []])
+        else:
+            texts[-1].append(line)
+    return [t for t in texts if t]
+
+
+def tokenize_corpus(
+    tokenizer: Tokenizer, vocab: BertVocab, corpus: str | Sequence[str]
+) -> PairCorpus:
+    """Encode every line once; link each line to the next line of the same text."""
+    lines: list[tuple[int, ...]] = []
+    next_of: list[int] = []
+    for text in corpus_lines(corpus):
+        rows = [tuple(vocab.content_ids(tokenizer, line)) for line in text]
+        rows = [r for r in rows if r]
+        for j, row in enumerate(rows):
+            lines.append(row)
+            next_of.append(len(lines) if j + 1 < len(rows) else -1)
+    if not lines:
+        raise ValueError("The pre-training corpus is empty: give at least a few lines of text")
+    starts = tuple(i for i, n in enumerate(next_of) if n >= 0)
+    return PairCorpus(tuple(lines), tuple(next_of), starts)
+
+
+def _truncate(a: list[int], b: list[int], budget: int) -> tuple[list[int], list[int]]:
+    """Cut the longer side first until both fit in `budget` tokens (BERT's rule)."""
+    a, b = list(a), list(b)
+    while len(a) + len(b) > budget:
+        (a if len(a) >= len(b) else b).pop()
+    return a, b
+
+
+def draw_batch(
+    corpus: PairCorpus, vocab: BertVocab, config: PretrainConfig, generator: torch.Generator
+) -> dict[str, torch.Tensor]:
+    """One batch of MLM(+NSP) inputs: input_ids, attention_mask, token_type_ids, labels, nsp."""
+    use_nsp = config.nsp and bool(corpus.starts)
+    pool = corpus.starts if use_nsp else tuple(range(len(corpus.lines)))
+    picks = torch.randint(len(pool), (config.batch_size,), generator=generator).tolist()
+    coins = torch.rand(config.batch_size, generator=generator).tolist()
+    others = torch.randint(len(corpus.lines), (config.batch_size,), generator=generator).tolist()
+    rows, segments, nsp = [], [], []
+    for pick, coin, other in zip(picks, coins, others, strict=True):
+        a = corpus.lines[pool[pick]]
+        if not use_nsp:
+            body = list(a[: config.max_length - 2])
+            rows.append([vocab.cls_id, *body, vocab.sep_id])
+            segments.append([0] * len(rows[-1]))
+            continue
+        is_next = coin < 0.5
+        b = corpus.lines[corpus.next_of[pool[pick]] if is_next else other]
+        a_ids, b_ids = _truncate(list(a), list(b), config.max_length - 3)
+        rows.append([vocab.cls_id, *a_ids, vocab.sep_id, *b_ids, vocab.sep_id])
+        segments.append([0] * (len(a_ids) + 2) + [1] * (len(b_ids) + 1))
+        nsp.append(0 if is_next else 1)
+    ids, mask = vocab.pad(rows)  # (B, T)
+    types = torch.zeros_like(ids)
+    for i, seg in enumerate(segments):
+        types[i, : len(seg)] = torch.tensor(seg)
+    masked = mask_tokens(
+        ids, vocab_size=vocab.size, special_ids=vocab.special_ids, mask_id=vocab.mask_id,
+        generator=generator, mlm_probability=config.mlm_probability,
+    )  # fmt: skip
+    labels = masked.labels
+    if not bool((labels != -100).any()):  # subtle: a batch with nothing to predict has no loss
+        labels = labels.clone()
+        labels[0, 1] = ids[0, 1]  # predict the first real token (left unchanged) instead
+    batch = {"input_ids": masked.input_ids, "attention_mask": mask, "token_type_ids": types}
+    batch["labels"] = labels
+    if use_nsp:
+        batch["next_sentence_label"] = torch.tensor(nsp)
+    return batch
+
+
+def pretrain(
+    model: BertForPreTraining,
+    tokenizer: Tokenizer,
+    corpus: str | Sequence[str],
+    config: PretrainConfig | None = None,
+    *,
+    callback: Callback | None = None,
+    stop: threading.Event | None = None,
+    on_snapshot: Snapshot | None = None,
+) -> TrainResult:
+    """Pre-train `model` in place with MLM (+ NSP); `result.model` is the same BertForPreTraining.
+
+    Evaluation (every `config.eval_every` steps) reports the loss on one fixed batch that the
+    training draws never reuse the generator of: `EvalRecord.dev_loss`.
+    """
+    config = config or PretrainConfig()
+    vocab = BertVocab.of(tokenizer)
+    if vocab.size > model.config.vocab_size:
+        raise ValueError(
+            f"The model has {model.config.vocab_size} ids; the tokenizer needs {vocab.size}"
+        )
+    data = tokenize_corpus(tokenizer, vocab, corpus)
+    generator = torch.Generator().manual_seed(config.seed)
+    held_out = draw_batch(data, vocab, config, torch.Generator().manual_seed(config.seed + 10_007))
+    segments = model.config.type_vocab_size > 0
+
+    def forward(batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        out = model(
+            batch["input_ids"], batch["attention_mask"],
+            batch["token_type_ids"] if segments else None,
+            labels=batch["labels"], next_sentence_label=batch.get("next_sentence_label"),
+            masked_logits_only=True,
+        )  # fmt: skip
+        parts = {"loss": out.loss, "mlm_loss": out.mlm_loss}
+        if out.nsp_loss is not None:
+            parts["nsp_loss"] = out.nsp_loss
+        return parts
+
+    def step_fn(step: int) -> dict[str, torch.Tensor]:
+        return forward(draw_batch(data, vocab, config, generator))
+
+    def eval_fn(step: int, seconds: float) -> EvalRecord:
+        return EvalRecord("pretrain", step, seconds, dev_loss=float(forward(held_out)["loss"]))
+
+    loop = Loop(
+        "pretrain", model, config, step_fn, eval_fn, callback, stop, on_snapshot, encoder=model.bert
+    )
+    return TrainResult(model=model, log=loop.run())
