@@ -1,6 +1,7 @@
 """`python -m explorer_core embed --model DIR --text TEXT...`: sentence vectors from a checkpoint.
 
 One text: its vector. Several: one vector per line, or, for exactly two texts, their cosine.
+`--device auto|cpu|cuda` runs the model there (auto: CUDA when available).
 
     $ python -m explorer_core embed --model out/ --text "a cat" "a kitten"
     cosine 0.8123
@@ -11,6 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+
+from explorer_core.cli.train import add_device_argument
 
 
 def _fail(message: str) -> int:
@@ -26,17 +29,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--text", required=True, nargs="+", help="one or more texts")
     parser.add_argument("--vectors", action="store_true", help="print vectors even for two texts")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_device_argument(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from explorer_core.training.checkpoint import load_checkpoint
+    from explorer_core.training.devices import resolve_device
 
     texts = [t for t in args.text]
     if any(not t.strip() for t in texts):
         return _fail("every --text must hold some text")
     try:
+        device = resolve_device(args.device)
         ckpt = load_checkpoint(args.model)
+        ckpt.model.to(device)
         vectors = ckpt.embed(texts, normalize=False)
     except (ValueError, OSError) as err:
         return _fail(str(err))

@@ -1,17 +1,27 @@
 """`python -m explorer_core train sts ...`: train a sentence-embedding model from scored pairs.
 
     python -m explorer_core train sts --train pairs.tsv [--dev FILE] [--test FILE]
-        [--format chinese-sts|table] [--tokenizer DIR | --tokenizer-algo ALGO --vocab-size N]
+        [--format chinese-sts|table] [--init fresh|minilm|DIR]
+        [--tokenizer DIR | --tokenizer-algo ALGO --vocab-size N] [--keep-case]
         [--preset tiny|small|tutorial] [--pretrain-corpus FILE] [--time-budget SECONDS]
-        [--steps N] [--seed S] --out DIR [--json]
+        [--steps N] [--seed S] [--dropout P] [--[no-]in-batch-negatives]
+        [--device auto|cpu|cuda] --out DIR [--json]
 
 A `split` column in the training file, when present, also supplies the dev and test pairs (unless
---dev/--test are given). --tokenizer takes a folder saved by the Tokenizer Lab or one holding a
-BERT `vocab.txt` (e.g. bert-base-chinese's); otherwise a tokenizer of --tokenizer-algo is trained on
-the training sentences. With --pretrain-corpus the model is first pre-trained with MLM + NSP on that
-text (40% of the time budget), then fine-tuned. Prints steps, seconds and dev/test Spearman;
---json prints one object with `steps`, `seconds`, `dev_spearman`, `test_spearman` (null when a
-split is absent). Bad input: one line on stderr, exit code 2.
+--dev/--test are given). --init minilm (or a model folder) fine-tunes a pretrained model with its
+own WordPiece tokenizer and mean pooling, at a small learning rate (2e-5), without pre-training.
+Otherwise --tokenizer takes a folder saved by the Tokenizer Lab or one holding a BERT `vocab.txt`
+(e.g. bert-base-chinese's); or a tokenizer of --tokenizer-algo is trained on the training sentences
+(lower-cased unless --keep-case). With --pretrain-corpus the model is first pre-trained with MLM +
+NSP on that text (40% of the time budget), then fine-tuned.
+
+While it trains, progress lines (step, loss, dev Spearman, time left) go to stderr; at the end the
+report goes to stdout: `key: value` lines, or with --json exactly one JSON object with `steps`,
+`seconds`, `dev_spearman`, `test_spearman` (null when a split is absent), ...
+
+Several processes: `torchrun --nproc-per-node N -m explorer_core train sts ...` (gloo on the CPU,
+nccl on GPUs) splits every batch across the processes; only rank 0 prints and saves.
+Bad input (or --device cuda without a GPU): one line on stderr, exit code 2.
 """
 
 from __future__ import annotations
@@ -20,9 +30,12 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 FORMATS = ("chinese-sts", "table")
+PRINT_EVERY = 2.0  # seconds between progress lines (evaluations are always printed)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,43 +46,106 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sts.add_argument("--dev", help="dev pairs (default: the train file's dev split, if any)")
     sts.add_argument("--test", help="test pairs (default: the train file's test split, if any)")
     sts.add_argument("--format", choices=FORMATS, help="file format (default: detected)")
+    sts.add_argument("--init", default="fresh",
+                     help="fresh (default), minilm, or a model folder to fine-tune")  # fmt: skip
     group = sts.add_mutually_exclusive_group()
     group.add_argument("--tokenizer", help="saved tokenizer folder, or a folder with vocab.txt")
     group.add_argument("--tokenizer-algo", default="char-bpe", help="algorithm to train")
     sts.add_argument("--vocab-size", type=int, help="for --tokenizer-algo (default: chars + 57)")
+    sts.add_argument("--keep-case", action="store_true",
+                     help="do not lower-case (trained char-bpe, or a vocab.txt)")  # fmt: skip
     sts.add_argument("--preset", default="tiny", help="tiny, small or tutorial")
     sts.add_argument("--pretrain-corpus", help="text file for MLM + NSP pre-training first")
     sts.add_argument("--time-budget", type=float, help="seconds of training in total")
     sts.add_argument("--steps", type=int, help="fine-tuning steps (default 300 without a budget)")
     sts.add_argument("--seed", type=int, default=0)
+    sts.add_argument("--dropout", type=float, help="dropout (default: the model's own)")
+    sts.add_argument(
+        "--in-batch-negatives",
+        action=argparse.BooleanOptionalAction,
+        help="rank high-score pairs against the batch (default: on from scratch)",
+    )
+    add_device_argument(sts)
     sts.add_argument("--out", required=True, help="folder for the checkpoint")
     sts.add_argument("--json", action="store_true", help="print one JSON object")
     sts.set_defaults(func=run)
 
 
+def add_device_argument(parser: argparse.ArgumentParser) -> None:
+    """--device auto|cpu|cuda, shared by every command that runs a model."""
+    parser.add_argument("--device", default="auto",
+                        help="auto (CUDA when available), cpu or cuda")  # fmt: skip
+
+
 def run(args: argparse.Namespace) -> int:
+    from explorer_core.training import devices
     from explorer_core.training.jobs import StsJob, run_sts_job
 
     try:
+        device = devices.setup(devices.resolve_device(args.device))
         job = StsJob(
             train=Path(args.train), dev=_path(args.dev), test=_path(args.test),
             format=args.format, tokenizer=_path(args.tokenizer), tokenizer_algo=args.tokenizer_algo,
-            vocab_size=args.vocab_size, preset=args.preset,
+            vocab_size=args.vocab_size, lowercase=not args.keep_case, preset=args.preset,
             pretrain_corpus=_path(args.pretrain_corpus), time_budget=args.time_budget,
-            steps=args.steps, seed=args.seed, out=Path(args.out),
+            steps=args.steps, seed=args.seed, out=Path(args.out), init=args.init, device=device,
+            dropout=args.dropout, in_batch_negatives=args.in_batch_negatives,
         )  # fmt: skip
         start = time.perf_counter()
-        report = run_sts_job(job)
+        main = devices.world().main
+        report = run_sts_job(job, progress=Progress.factory(sys.stderr) if main else None)
     except (ValueError, OSError) as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {' '.join(str(err).split())}", file=sys.stderr)
         return 2
+    finally:
+        devices.teardown()
+    if not main:
+        return 0
     report["seconds"] = round(time.perf_counter() - start, 2)
+    report["processes"] = devices.world().size if devices.launched_by_torchrun() else 1
+    report["device"] = device
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
     else:
         for key, value in report.items():
             print(f"{key}: {_fmt(value)}")
     return 0
+
+
+class Progress:
+    """Prints a line per step (at most every PRINT_EVERY seconds) and per evaluation."""
+
+    def __init__(self, plan, stream: TextIO) -> None:  # plan: training.run.TrainingPlan
+        self.phases = dict(plan.phases)
+        self.stream = stream
+        self.last_print = -PRINT_EVERY
+        self.dev: float | None = None
+
+    @classmethod
+    def factory(cls, stream: TextIO) -> Callable:
+        return lambda plan: cls(plan, stream)
+
+    def __call__(self, record) -> None:
+        from explorer_core.training.loop import EvalRecord, time_left
+
+        now = time.perf_counter()
+        if isinstance(record, EvalRecord):
+            if record.dev_spearman is None:
+                return
+            self.dev = record.dev_spearman
+            text = f"[{record.phase}] step {record.step}: dev Spearman {self.dev:.3f}"
+        else:
+            if now - self.last_print < PRINT_EVERY and record.step > 1:
+                return
+            config = self.phases[record.phase]
+            total = f"/{config.steps}" if config.steps else ""
+            left = time_left(config, record.step, record.seconds)
+            text = f"[{record.phase}] step {record.step}{total}  loss {record.loss:.4f}"
+            if self.dev is not None:
+                text += f"  dev Spearman {self.dev:.3f}"
+            text += f"  {record.seconds:.0f} s" + (f", ~{left:.0f} s left" if left else "")
+        self.last_print = now
+        print(text, file=self.stream, flush=True)
 
 
 def _path(value: str | None) -> Path | None:

@@ -75,8 +75,8 @@ def word_symbols(word: str) -> list[str]:
     return [*word[:-1], word[-1] + END] if word else []
 
 
-def _words(text: str) -> list[list[tuple[str, int]]]:
-    return split_words(normalize(text, lowercase=False, strip_accents=False))
+def _words(text: str, lowercase: bool = False) -> list[list[tuple[str, int]]]:
+    return split_words(normalize(text, lowercase=lowercase, strip_accents=False))
 
 
 class CharBPETokenizer(Tokenizer):
@@ -85,7 +85,8 @@ class CharBPETokenizer(Tokenizer):
     algo = "char-bpe"
     lossless = False  # whitespace is not kept, and unseen characters become <unk>
 
-    def __init__(self) -> None:
+    def __init__(self, lowercase: bool = False) -> None:
+        self.lowercase = lowercase  # fold case before splitting (accents are kept)
         self._set([], [])
         self.stats: TrainingStats | None = None
         self._candidates: list[tuple[tuple[int, int, int], ...]] = []
@@ -123,7 +124,7 @@ class CharBPETokenizer(Tokenizer):
         With `trace`, keeps the top 5 candidate pairs of every step (`candidates`) and token counts
         per script (`stats`, group 1 = Chinese characters) for the Tokenizer Lab.
         """
-        counts = Counter("".join(c for c, _ in w) for w in _words(text))
+        counts = Counter("".join(c for c, _ in w) for w in _words(text, self.lowercase))
         if not counts:
             raise ValueError("The training text has no words to learn from")
         words = list(counts)
@@ -217,7 +218,7 @@ class CharBPETokenizer(Tokenizer):
                 span = (offset, offset + len(part))
                 tokens.append(Token(self._vocab[part], part, part.encode(), *span, special=True))
                 continue
-            for aligned in _words(part):
+            for aligned in _words(part, self.lowercase):
                 word = "".join(c for c, _ in aligned)
                 for token_id, a, b in self.word_ids(word, steps):
                     start, end = offset + aligned[a][1], offset + aligned[b - 1][1] + 1
@@ -267,13 +268,14 @@ class CharBPETokenizer(Tokenizer):
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "lowercase": self.lowercase,
             "alphabet": self.alphabet,
             "merges": [[m.left, m.right, m.count] for m in self.merges],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CharBPETokenizer:
-        tokenizer = cls()
+        tokenizer = cls(lowercase=bool(data.get("lowercase", False)))
         alphabet = [str(s) for s in data["alphabet"]]
         vocab = {s: i for i, s in enumerate([*SPECIALS, *alphabet])}
         merges = []
@@ -286,7 +288,7 @@ class CharBPETokenizer(Tokenizer):
         return tokenizer
 
     def to_hf_json(self) -> str:
-        """`tokenizers` form: BertNormalizer (no case change), BertPreTokenizer, BPE with `</w>`."""
+        """`tokenizers` form: BertNormalizer (case folded if `lowercase`), BertPreTokenizer, BPE."""
         from tokenizers import Tokenizer as HFTokenizer
         from tokenizers import decoders, normalizers, pre_tokenizers
         from tokenizers.models import BPE
@@ -299,7 +301,10 @@ class CharBPETokenizer(Tokenizer):
                 merges.append((m.left, m.right))
         hf = HFTokenizer(BPE(self._vocab, merges, unk_token="<unk>", end_of_word_suffix=END))
         hf.normalizer = normalizers.BertNormalizer(
-            clean_text=True, handle_chinese_chars=True, strip_accents=False, lowercase=False
+            clean_text=True,
+            handle_chinese_chars=True,
+            strip_accents=False,
+            lowercase=self.lowercase,
         )
         hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
         hf.decoder = decoders.BPEDecoder(suffix=END)

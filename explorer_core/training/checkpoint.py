@@ -43,6 +43,7 @@ from explorer_core.bert.pooling import POOLING_MODES, SentenceEncoder
 from explorer_core.bert.weights import load_weights
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer, load_tokenizer
+from explorer_core.training.devices import module_device
 from explorer_core.training.loop import TrainLog
 
 FORMAT = "embedding-explorer-checkpoint"
@@ -96,7 +97,8 @@ class Checkpoint:
         vocab = self.vocab
         limit = min(self.max_length, self.config.max_position_embeddings)
         ids, mask = vocab.batch(self.tokenizer, list(texts), limit)
-        return self.encoder(normalize).encode(ids, mask)
+        device = module_device(self.model)  # the model may sit on a GPU; vectors come back on CPU
+        return self.encoder(normalize).encode(ids.to(device), mask.to(device)).cpu()
 
     def cosine(self, a: str, b: str) -> float:
         """Cosine similarity of two texts' vectors."""
@@ -127,7 +129,7 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path) -> Path:
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    weights = {k: v.detach().contiguous() for k, v in ckpt.model.state_dict().items()}
+    weights = {k: v.detach().cpu().contiguous() for k, v in ckpt.model.state_dict().items()}
     save_file(weights, str(folder / WEIGHTS_FILE))
     if (folder / TOKENIZER_DIR).exists():
         shutil.rmtree(folder / TOKENIZER_DIR)

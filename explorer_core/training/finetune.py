@@ -32,6 +32,7 @@ from torch import nn
 from explorer_core.bert.pooling import POOLING_MODES, SentenceEncoder
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
+from explorer_core.training.devices import module_device, shard, world, wrap
 from explorer_core.training.loop import (
     Callback,
     EvalRecord,
@@ -82,7 +83,7 @@ def cosent_loss(cos: torch.Tensor, scores: torch.Tensor, scale: float = 20.0) ->
     diff = scale * (cos[None, :] - cos[:, None])  # (B, B): entry (i, k) = s·(cos_k - cos_i)
     wrong_way = scores[:, None] > scores[None, :]  # only pairs where i should be above k
     diff = diff.masked_fill(~wrong_way, float("-inf")).flatten()
-    zero = torch.zeros(1, dtype=cos.dtype)  # the "1 +" inside the log
+    zero = torch.zeros(1, dtype=cos.dtype, device=cos.device)  # the "1 +" inside the log
     return torch.logsumexp(torch.cat([zero, diff]), dim=0)
 
 
@@ -118,11 +119,11 @@ def encode_pairs(
 def embed_rows(
     encoder: SentenceEncoder, vocab: BertVocab, rows: Sequence[list[int]], batch_size: int = 64
 ) -> torch.Tensor:
-    """Sentence vectors (N, H) of encoded rows, in batches, without gradients."""
-    out = []
+    """Sentence vectors (N, H) of encoded rows, in batches, without gradients (on the CPU)."""
+    device, out = module_device(encoder), []
     for i in range(0, len(rows), batch_size):
         ids, mask = vocab.pad(rows[i : i + batch_size])
-        out.append(encoder.encode(ids, mask))
+        out.append(encoder.encode(ids.to(device), mask.to(device)).cpu())
     return torch.cat(out)
 
 
@@ -183,6 +184,10 @@ def finetune(
 
     `result.model` is a `SentenceEncoder` around the same `model`; `dev` pairs, when given, are
     scored (Spearman and Pearson of cosine vs gold) every `config.eval_every` steps and at the end.
+    Batches go to the model's device. Under torchrun each rank trains on its slice of the global
+    batch (`devices.shard`) inside DistributedDataParallel; the cosine loss is weighted so that the
+    averaged gradient is the whole batch's, while CoSENT and in-batch negatives compare pairs within
+    a rank's slice only.
     """
     config = config or FinetuneConfig()
     _check_pairs(pairs, "training")
@@ -192,18 +197,21 @@ def finetune(
     encoder = SentenceEncoder(model, config.pooling)
     left, right, scores = encode_pairs(tokenizer, vocab, pairs, config.max_length)
     batches = _Batches(len(left), config.batch_size, config.seed)
+    device, ranks = module_device(model), world()
+    trained = wrap(encoder)  # DistributedDataParallel under torchrun, else the encoder itself
 
     def step_fn(step: int) -> dict[str, torch.Tensor]:
-        idx = batches.next()
+        everyone = batches.next()  # the global batch, drawn alike on every rank
+        idx = shard(everyone, ranks)
         ids, mask = vocab.pad([left[i] for i in idx] + [right[i] for i in idx])  # (2B, T)
-        vectors = encoder(ids, mask)  # (2B, H): one forward pass for both sides
+        vectors = trained(ids.to(device), mask.to(device))  # (2B, H): both sides in one pass
         u, v = vectors[: len(idx)], vectors[len(idx) :]
-        gold = scores[idx]
+        gold = scores[idx].to(device)
         cos = F.cosine_similarity(u, v, dim=-1)  # (B,)
         if config.loss == "cosent":
             sim = cosent_loss(cos, gold, config.cosent_scale)
-        else:
-            sim = cosine_mse_loss(cos, gold)
+        else:  # a rank's mean, weighted so that the mean over ranks is the global batch's mean
+            sim = cosine_mse_loss(cos, gold) * (len(idx) * ranks.size / len(everyone))
         parts = {"sim_loss": sim}
         if config.in_batch_negatives:
             positive = gold >= config.mnr_min_score
@@ -217,7 +225,7 @@ def finetune(
 
     loop = Loop(
         "finetune",
-        encoder,
+        trained,
         config,
         step_fn,
         eval_fn if dev else None,

@@ -12,8 +12,8 @@ In use (a sketch; the tests run the real thing)::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +21,18 @@ from explorer_core.inputs.datasets import SentencePair, load_sts_file, split_pai
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer, load_tokenizer, new_tokenizer
 from explorer_core.tokenization.base import VocabTooSmall
+from explorer_core.training.base_models import describe
 from explorer_core.training.checkpoint import Checkpoint, save_checkpoint
+from explorer_core.training.devices import world
 from explorer_core.training.finetune import FinetuneConfig, evaluate_pairs
-from explorer_core.training.presets import count_parameters, get_preset
+from explorer_core.training.loop import Callback
+from explorer_core.training.presets import (
+    PRETRAINED_FINETUNE,
+    PRETRAINED_SECONDS,
+    PRETRAINED_STEPS,
+    count_parameters,
+    get_preset,
+)
 from explorer_core.training.pretrain import PretrainConfig
 from explorer_core.training.run import TrainingPlan, run_plan
 
@@ -61,6 +70,11 @@ class StsJob:
     seed: int = 0
     finetune: FinetuneConfig | None = None  # overrides the defaults built from the fields above
     pretrain: PretrainConfig | None = None
+    init: str = "fresh"  # base_models.INITS or a model folder: a pretrained start is fine-tuned
+    device: str = "auto"  # devices.DEVICES
+    dropout: float | None = None  # None: the preset's (or the pretrained model's) own
+    in_batch_negatives: bool | None = None  # None: IN_BATCH_NEGATIVES from scratch, off when
+    # fine-tuning a pretrained model (Sentence-BERT's recipe for STS: the cosine loss alone)
 
 
 def read_splits(job: StsJob) -> dict[str, list[SentencePair]]:
@@ -76,7 +90,12 @@ def read_splits(job: StsJob) -> dict[str, list[SentencePair]]:
 
 
 def get_tokenizer(job: StsJob, texts: Sequence[str]) -> Tokenizer:
-    """The job's tokenizer: loaded from --tokenizer, or trained on `texts`."""
+    """The job's tokenizer: a pretrained start's own, loaded from --tokenizer, or trained."""
+    base = describe(job.init)
+    if base is not None:
+        if job.tokenizer is not None:
+            raise ValueError("A pretrained start keeps its own tokenizer: drop --tokenizer")
+        return base.tokenizer
     if job.tokenizer is not None:
         from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
@@ -88,7 +107,12 @@ def get_tokenizer(job: StsJob, texts: Sequence[str]) -> Tokenizer:
         if not path.is_dir():
             raise ValueError(f"{path} is neither a tokenizer folder nor a vocab.txt")
         return load_tokenizer(path)
-    tokenizer = new_tokenizer(job.tokenizer_algo)
+    if job.tokenizer_algo == "char-bpe":
+        from explorer_core.tokenization.char_bpe import CharBPETokenizer
+
+        tokenizer: Tokenizer = CharBPETokenizer(lowercase=job.lowercase)
+    else:
+        tokenizer = new_tokenizer(job.tokenizer_algo)
     text = "\n".join(texts)
     size = job.vocab_size or (0 if job.tokenizer_algo == "char-bpe" else OTHER_ALGO_VOCAB)
     if size == 0:
@@ -100,13 +124,17 @@ def get_tokenizer(job: StsJob, texts: Sequence[str]) -> Tokenizer:
     return tokenizer
 
 
-def _budgets(job: StsJob, pretraining: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+def _budgets(
+    job: StsJob, pretraining: bool, pretrained: bool = False
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Step/time budgets of (pretrain, finetune)."""
     if job.time_budget is not None:
         share = PRETRAIN_SHARE if pretraining else 0.0
         pre = {"steps": None, "time_budget": job.time_budget * share} if pretraining else {}
         fine = {"steps": job.steps, "time_budget": job.time_budget * (1.0 - share)}
         return pre, fine
+    if pretrained:  # a pretrained model's steps are slow on a CPU: stop at the clock too
+        return {}, {"steps": job.steps or PRETRAINED_STEPS, "time_budget": PRETRAINED_SECONDS}
     steps = job.steps or DEFAULT_STEPS
     return {"steps": steps}, {"steps": steps}
 
@@ -114,16 +142,26 @@ def _budgets(job: StsJob, pretraining: bool) -> tuple[dict[str, Any], dict[str, 
 def build_plan(
     job: StsJob, tokenizer: Tokenizer, parts: dict[str, list[SentencePair]]
 ) -> TrainingPlan:
-    preset = get_preset(job.preset)
+    preset, base = get_preset(job.preset), describe(job.init)
     vocab = BertVocab.of(tokenizer)
-    config = preset.config(vocab.size, vocab.pad_id)
+    config = base.config if base else preset.config(vocab.size, vocab.pad_id)
+    if job.dropout is not None:
+        config = replace(config, hidden_dropout_prob=job.dropout,
+                         attention_probs_dropout_prob=job.dropout)  # fmt: skip
+    if base is not None:
+        preset = replace(preset, name=base.label, pooling=base.pooling, **PRETRAINED_FINETUNE)
+        if job.pretrain_corpus is not None or job.pretrain_on_pairs:
+            raise ValueError("A pretrained start is fine-tuned only: drop --pretrain-corpus")
     corpus: list[str] = []
     if job.pretrain_corpus is not None:
         corpus += Path(job.pretrain_corpus).read_text(encoding="utf-8").splitlines()
     if job.pretrain_on_pairs:
         corpus += [f"{p.sentence1}\t{p.sentence2}" for p in parts["train"] if p.score >= 2.5]
     pretraining = bool(corpus)
-    pre_budget, fine_budget = _budgets(job, pretraining)
+    pre_budget, fine_budget = _budgets(job, pretraining, base is not None)
+    negatives = job.in_batch_negatives
+    if negatives is None:
+        negatives = IN_BATCH_NEGATIVES and base is None
     common = {"seed": job.seed, "batch_size": preset.batch_size}
     pretrain = job.pretrain or (
         PretrainConfig(learning_rate=preset.learning_rate, **common, **pre_budget)
@@ -131,12 +169,13 @@ def build_plan(
     )  # fmt: skip
     finetune = job.finetune or FinetuneConfig(
         learning_rate=preset.learning_rate, pooling=preset.pooling,
-        in_batch_negatives=IN_BATCH_NEGATIVES, **common, **fine_budget,
+        in_batch_negatives=negatives, **common, **fine_budget,
     )  # fmt: skip
     return TrainingPlan(
         tokenizer=tokenizer, model_config=config, pooling=finetune.pooling,
         corpus=tuple(corpus), pretrain=pretrain, train_pairs=tuple(parts["train"]),
         dev_pairs=tuple(parts["dev"]), finetune=finetune, name=preset.name, seed=job.seed,
+        init=job.init, device=job.device,
     )  # fmt: skip
 
 
@@ -154,13 +193,20 @@ def evaluate(ckpt: Checkpoint, pairs: Sequence[SentencePair], max_length: int) -
     return {"spearman": rho, "pearson": r, "by_lang": by_lang}
 
 
-def run_sts_job(job: StsJob) -> dict[str, Any]:
-    """Run the job, save the checkpoint into `job.out`, and report the figures."""
+def run_sts_job(
+    job: StsJob, progress: Callable[[TrainingPlan], Callback] | None = None
+) -> dict[str, Any]:
+    """Run the job, save the checkpoint into `job.out`, and report the figures.
+
+    `progress(plan)`, when given, returns the callback that sees every step and evaluation (the
+    CLI prints them). Under torchrun every rank trains; only rank 0 saves.
+    """
     parts = read_splits(job)
     tokenizer = get_tokenizer(job, [s for p in parts["train"] for s in (p.sentence1, p.sentence2)])
     plan = build_plan(job, tokenizer, parts)
-    ckpt = run_plan(plan)
-    save_checkpoint(ckpt, job.out)
+    ckpt = run_plan(plan, callback=progress(plan) if progress else None)
+    if world().main:
+        save_checkpoint(ckpt, job.out)
     dev = evaluate(ckpt, parts["dev"], plan.finetune.max_length)
     test = evaluate(ckpt, parts["test"], plan.finetune.max_length)
     return {

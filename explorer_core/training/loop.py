@@ -31,6 +31,8 @@ from typing import Any
 import torch
 from torch import nn
 
+from explorer_core.training.devices import agree, mean_over_ranks, world
+
 SCHEDULES = ("linear", "cosine", "constant")
 
 
@@ -153,6 +155,22 @@ def lr_factor(progress: float, warmup: float, schedule: str) -> float:
     return 1.0 - rest
 
 
+def time_left(config: LoopConfig, step: int, seconds: float) -> float | None:
+    """Seconds a phase still needs after `step` steps in `seconds`: the sooner of its budgets.
+
+    >>> time_left(LoopConfig(steps=100), 25, 10.0)
+    30.0
+    >>> time_left(LoopConfig(steps=None, time_budget=60), 25, 10.0)
+    50.0
+    """
+    left = []
+    if config.time_budget is not None:
+        left.append(max(0.0, config.time_budget - seconds))
+    if config.steps is not None and step > 0:
+        left.append(max(0, config.steps - step) * seconds / step)
+    return min(left) if left else None
+
+
 @contextlib.contextmanager
 def seeded(seed: int) -> Iterator[None]:
     """Run a block with torch's default generator seeded, restoring its state afterwards.
@@ -218,7 +236,7 @@ class Loop:
             self.callback(record)
 
     def _evaluate(self, step: int, start: float, log: TrainLog) -> None:
-        if self.eval_fn is None:
+        if self.eval_fn is None or not world().main:  # only rank 0 reports
             return
         self.model.eval()
         with torch.no_grad():
@@ -237,8 +255,12 @@ class Loop:
         self.model.train()
         self._snapshot(0)
         while True:
-            elapsed = time.perf_counter() - start
-            if self.stop is not None and self.stop.is_set():
+            # subtle: with several processes all ranks must stop at the same step and share one
+            # clock (the learning rate depends on it), or DDP waits forever for the missing rank
+            elapsed, flagged = agree(
+                time.perf_counter() - start, self.stop is not None and self.stop.is_set()
+            )
+            if flagged:
                 log.stop_reason = "stopped"
             elif cfg.steps is not None and step >= cfg.steps:
                 log.stop_reason = "steps"
@@ -257,7 +279,7 @@ class Loop:
                 torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
             optimizer.step()
             step += 1
-            values = {k: float(v.detach()) for k, v in parts.items()}
+            values = mean_over_ranks({k: float(v.detach()) for k, v in parts.items()})
             record = TrainStep(self.phase, step, time.perf_counter() - start, lr, **values)
             self._emit(record, log)
             if cfg.eval_every and step % cfg.eval_every == 0:

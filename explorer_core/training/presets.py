@@ -105,6 +105,13 @@ TUTORIAL = Preset(
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (TINY, SMALL, TUTORIAL)}
 
+# Fine-tuning a pretrained model (MiniLM, a saved checkpoint): Sentence-BERT's small steps. Its
+# weights already place sentences well; a large step would wash that out in a few batches.
+PRETRAINED_FINETUNE = {"learning_rate": 2e-5, "batch_size": 16}
+PRETRAINED_STEPS = 100  # without a budget: ~4 passes over the 385 built-in training pairs
+# ...or fewer: MiniLM takes 0.5-3 s a step on 2 shared CPU cores, and a run should end in 3 min
+PRETRAINED_SECONDS = 150.0
+
 
 def get_preset(name: str) -> Preset:
     """The preset called `name` (one of `PRESETS`)."""

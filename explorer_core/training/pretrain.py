@@ -26,11 +26,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
+from torch import nn
 
 from explorer_core.bert.heads import BertForPreTraining
 from explorer_core.inputs.masking import mask_tokens
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
+from explorer_core.training.devices import module_device, world, wrap
 from explorer_core.training.loop import (
     Callback,
     EvalRecord,
@@ -175,9 +177,12 @@ def pretrain(
     generator = torch.Generator().manual_seed(config.seed)
     held_out = draw_batch(data, vocab, config, torch.Generator().manual_seed(config.seed + 10_007))
     segments = model.config.type_vocab_size > 0
+    device, ranks = module_device(model), world()
+    trained = wrap(model)  # DistributedDataParallel under torchrun, else the model itself
 
-    def forward(batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-        out = model(
+    def forward(batch: dict[str, torch.Tensor], module: nn.Module) -> dict[str, torch.Tensor]:
+        batch = {k: v.to(device) for k, v in batch.items()}
+        out = module(
             batch["input_ids"], batch["attention_mask"],
             batch["token_type_ids"] if segments else None,
             labels=batch["labels"], next_sentence_label=batch.get("next_sentence_label"),
@@ -189,12 +194,15 @@ def pretrain(
         return parts
 
     def step_fn(step: int) -> dict[str, torch.Tensor]:
-        return forward(draw_batch(data, vocab, config, generator))
+        batch = draw_batch(data, vocab, config, generator)  # the global batch, alike on all ranks
+        return forward({k: v[ranks.rank :: ranks.size] for k, v in batch.items()}, trained)
 
     def eval_fn(step: int, seconds: float) -> EvalRecord:
-        return EvalRecord("pretrain", step, seconds, dev_loss=float(forward(held_out)["loss"]))
+        loss = float(forward(held_out, model)["loss"])  # the bare model: rank 0 alone evaluates
+        return EvalRecord("pretrain", step, seconds, dev_loss=loss)
 
     loop = Loop(
-        "pretrain", model, config, step_fn, eval_fn, callback, stop, on_snapshot, encoder=model.bert
-    )
+        "pretrain", trained, config, step_fn, eval_fn, callback, stop, on_snapshot,
+        encoder=model.bert,
+    )  # fmt: skip
     return TrainResult(model=model, log=loop.run())

@@ -31,9 +31,12 @@ from explorer_core.bert.config import BertConfig
 from explorer_core.bert.heads import BertForPreTraining
 from explorer_core.bert.model import BertModel
 from explorer_core.bert.pooling import POOLING_MODES
+from explorer_core.bert.weights import load_weights
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
+from explorer_core.training.base_models import FRESH_INITS, check_init, load_weights_of
 from explorer_core.training.checkpoint import Checkpoint
+from explorer_core.training.devices import resolve_device
 from explorer_core.training.finetune import FinetuneConfig, ScoredPair, finetune
 from explorer_core.training.loop import (
     Callback,
@@ -63,8 +66,15 @@ class TrainingPlan:
     name: str = "model"  # e.g. the preset's name, used in the label
     seed: int = 0  # weight initialisation
     base_model: BertModel | None = None  # continue from this encoder instead of a fresh one
+    # where the weights start (base_models.INITS or a folder): a pretrained start is loaded by
+    # the process that runs the plan, so the plan itself stays small
+    init: str = "fresh"
+    device: str = "cpu"  # devices.DEVICES: "auto", "cpu", "cuda" (or "cuda:N")
 
     def __post_init__(self) -> None:
+        check_init(self.init)
+        if self.init == "session" and self.base_model is None:
+            raise ValueError("Starting from this session's model needs a trained model first")
         if self.pretrain is None and self.finetune is None:
             raise ValueError("Choose at least one objective: pre-training or fine-tuning")
         if self.pretrain is not None and not any(line.strip() for line in self.corpus):
@@ -100,6 +110,25 @@ def _label(plan: TrainingPlan, steps: dict[str, int], stopped: bool) -> str:
     return text + (" (stopped early)" if stopped else "")
 
 
+def build_model(plan: TrainingPlan, *, pretraining: bool) -> torch.nn.Module:
+    """The model a plan starts from, on the plan's device: BertForPreTraining or BertModel.
+
+    Weights: seeded random (fresh), the session's encoder (`base_model`), or a pretrained start
+    loaded from disk here (`base_models.load_weights_of`), in the process that trains.
+    """
+    config = plan.model_config
+    if pretraining:
+        model = BertForPreTraining(config, seed=plan.seed)
+        encoder = model.bert
+    else:
+        model = encoder = BertModel(config, seed=plan.seed)
+    if plan.base_model is not None:
+        encoder.load_state_dict(plan.base_model.state_dict())
+    elif plan.init not in FRESH_INITS:
+        load_weights(encoder, load_weights_of(plan.init))
+    return model.to(resolve_device(plan.device))
+
+
 def run_plan(
     plan: TrainingPlan,
     *,
@@ -108,21 +137,16 @@ def run_plan(
     on_snapshot: Snapshot | None = None,
 ) -> Checkpoint:
     """Run every phase of `plan` in order and return the trained encoder as a Checkpoint."""
-    config = plan.model_config
     logs, stop = {}, stop or threading.Event()
     if plan.pretrain is not None:
-        head = BertForPreTraining(config, seed=plan.seed)
-        if plan.base_model is not None:
-            head.bert.load_state_dict(plan.base_model.state_dict())
+        head = build_model(plan, pretraining=True)
         result = pretrain(
             head, plan.tokenizer, list(plan.corpus), plan.pretrain,
             callback=callback, stop=stop, on_snapshot=on_snapshot,
         )  # fmt: skip
         logs["pretrain"], encoder = result.log, head.bert
     else:
-        encoder = BertModel(config, seed=plan.seed)
-        if plan.base_model is not None:
-            encoder.load_state_dict(plan.base_model.state_dict())
+        encoder = build_model(plan, pretraining=False)
     if plan.finetune is not None and not stop.is_set():
         result = finetune(
             encoder, plan.tokenizer, plan.train_pairs, plan.finetune, dev=plan.dev_pairs or None,
