@@ -10,6 +10,8 @@ A checkpoint is a folder::
     hf/                  only for BERT-compatible configs (learned positions, post-LN, segments):
       config.json        a transformers BertConfig, and model.safetensors again, so that
       model.safetensors  transformers.BertModel.from_pretrained(folder / "hf") gives equal vectors
+      tokenizer.json...  plus tokenizer and sentence-transformers files (`st_export`), so that
+                         SentenceTransformer(folder / "hf") gives our sentence vectors
 
 Weights are read with safetensors only: loading never unpickles anything (no `torch.load`), so an
 uploaded zip cannot run code. `checkpoint_from_zip` also refuses paths that leave the folder
@@ -45,6 +47,7 @@ from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer, load_tokenizer
 from explorer_core.training.devices import module_device
 from explorer_core.training.loop import TrainLog
+from explorer_core.training.st_export import write_hf_extras
 
 FORMAT = "embedding-explorer-checkpoint"
 VERSION = 1
@@ -150,6 +153,9 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path) -> Path:
         (folder / HF_DIR).mkdir(exist_ok=True)
         _write_json(folder / HF_DIR / CONFIG_FILE, hf_config(ckpt.config))
         shutil.copyfile(folder / WEIGHTS_FILE, folder / HF_DIR / WEIGHTS_FILE)
+        limit = min(ckpt.max_length, ckpt.config.max_position_embeddings)
+        write_hf_extras(folder / HF_DIR, ckpt.tokenizer, ckpt.config.hidden_size, ckpt.pooling,
+                        limit)  # fmt: skip
     elif (folder / HF_DIR).exists():
         shutil.rmtree(folder / HF_DIR)
     return folder
