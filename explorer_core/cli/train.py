@@ -92,17 +92,17 @@ def run(args: argparse.Namespace) -> int:
             dropout=args.dropout, in_batch_negatives=args.in_batch_negatives,
         )  # fmt: skip
         start = time.perf_counter()
-        main = devices.world().main
-        report = run_sts_job(job, progress=Progress.factory(sys.stderr) if main else None)
+        ranks = devices.world()
+        report = run_sts_job(job, progress=Progress.factory(sys.stderr) if ranks.main else None)
     except (ValueError, OSError) as err:
         print(f"error: {' '.join(str(err).split())}", file=sys.stderr)
         return 2
     finally:
         devices.teardown()
-    if not main:
+    if not ranks.main:
         return 0
     report["seconds"] = round(time.perf_counter() - start, 2)
-    report["processes"] = devices.world().size if devices.launched_by_torchrun() else 1
+    report["processes"] = ranks.size
     report["device"] = device
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
