@@ -15,6 +15,7 @@ from explorer_core.training.choices import (
 )
 from explorer_core.training.presets import PRESETS, count_parameters
 from explorer_core.ui import training as ui
+from explorer_core.ui.comparison import comparison_panel, start_panel
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import SHARED_TOKENIZER, bound, init, share_link, url_synced
 from explorer_core.ui.train_panels import progress_panel, result_panel, tokenizer_panel
@@ -150,6 +151,7 @@ if tokenizer is not None:
         plan = build_plan(choices, tokenizer, parts, ui.corpus_text())
     except ValueError as err:
         st.error(t("train.bad_config", reason=str(err)))
+plan = start_panel(plan, running)  # fresh, this session's model or MiniLM (ui/comparison.py)
 
 left, right = st.columns(2)
 if left.button(
@@ -167,4 +169,5 @@ right.button(
 st.subheader(t("train.run.head"))
 st.fragment(run_every=1.0 if running else None)(progress_panel)(parts, data_key)
 result_panel(parts, data_key, running)
+comparison_panel(parts, data_key)
 share_link(LINKED, link, DEFAULTS)

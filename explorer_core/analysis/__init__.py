@@ -8,8 +8,8 @@ Read in this order:
                  its spectrum and its decay with distance.
 4. `lesson`      the guided lesson: one sentence through the whole path, one step per screen.
 5. `quiz`        predict, then reveal: questions built from the data a page shows, and grading.
-6. `comparison`  the lexical baseline, fresh, trained and pretrained encoders on the same test pairs
-                 (Spearman per language, mean ± sd over seeds): the Train page's and the benchmark's.
+6. `comparison`  the lexical baseline, fresh, trained and pretrained encoders on the same test
+                 pairs (Spearman per language, mean ± sd over seeds): Train page and benchmark.
 
 Every function returns plain data (frozen dataclasses, DataFrames, arrays); `explorer_core.viz`
 draws them. Below: `bert`, `inputs`, `training`.

@@ -22,11 +22,17 @@ from explorer_core.bert.config import BertConfig
 from explorer_core.inputs.sts_format import SentencePair
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
+from explorer_core.training.base_models import describe
 from explorer_core.training.baselines import fit_baseline
 from explorer_core.training.checkpoint import Checkpoint
 from explorer_core.training.finetune import FinetuneConfig, predict_cosines
 from explorer_core.training.metrics import spearman
-from explorer_core.training.presets import PRESETS, count_parameters, get_preset
+from explorer_core.training.presets import (
+    PRESETS,
+    PRETRAINED_FINETUNE,
+    count_parameters,
+    get_preset,
+)
 from explorer_core.training.pretrain import PretrainConfig
 from explorer_core.training.run import ModelSnapshot, TrainingPlan
 
@@ -242,3 +248,29 @@ def split_scores(
                 base_rho = spearman(baseline.predict(pairs), gold)
         rows.append({"split": name, "pairs": len(pairs), "model": model_rho, "baseline": base_rho})
     return rows
+
+
+def start_from(plan: TrainingPlan, init: str, session: Checkpoint | None = None) -> TrainingPlan:
+    """`plan` started from `init` (base_models.INITS or a folder) instead of fresh weights.
+
+    "session" continues the session's model (its tokenizer and architecture, no pre-training);
+    a pretrained model keeps its own tokenizer and pooling and is fine-tuned only, with
+    Sentence-BERT's small steps (presets.PRETRAINED_FINETUNE).
+    """
+    if init == "fresh":
+        return plan
+    fine = plan.finetune or FinetuneConfig()
+    if init == "session":
+        if session is None:
+            raise ValueError("Train or upload a model first, then continue training it")
+        return replace(
+            plan, tokenizer=session.tokenizer, model_config=session.config, init="session",
+            base_model=session.model, pretrain=None, corpus=(), pooling=session.pooling,
+            finetune=replace(fine, pooling=session.pooling),
+        )  # fmt: skip
+    base = describe(init)
+    fine = replace(fine, pooling=base.pooling, in_batch_negatives=False, **PRETRAINED_FINETUNE)
+    return replace(
+        plan, tokenizer=base.tokenizer, model_config=base.config, init=init, pretrain=None,
+        corpus=(), pooling=base.pooling, finetune=fine, name=base.label,
+    )  # fmt: skip

@@ -1,0 +1,104 @@
+"""Texts of the Train page's start choice and model comparison (ui/comparison.py)."""
+
+EN = {
+    "cmp.start": "Start from",
+    "cmp.start.fresh": "A fresh model (random weights)",
+    "cmp.start.session": "The model of this session",
+    "cmp.start.minilm": "Pretrained MiniLM (all-MiniLM-L6-v2)",
+    "cmp.start.help": (
+        "Fresh: the preset above, learning from nothing. This session's model: keep training the "
+        "model you trained or uploaded. MiniLM: fine-tune a real pretrained model with its own "
+        "WordPiece vocabulary and mean pooling (learning rate 2e-5, no pre-training); the "
+        "tokenizer and model sections above are then not used."
+    ),
+    "cmp.start.minilm_note": (
+        "MiniLM has 22.7 M parameters: on a laptop CPU one step takes about a second, so a run "
+        "of a minute or two sees each training pair a few times."
+    ),
+    "cmp.start.bad": "Cannot start from this model: {reason}",
+    "cmp.head": "How does it compare?",
+    "cmp.intro": (
+        "The same test pairs scored by every model you have: the Spearman correlation between "
+        "its cosine and the gold score, per language. 1 means the same order as people's scores."
+    ),
+    "cmp.button": "Compare on the test pairs",
+    "cmp.wait": "Train or upload a model first; the comparison then scores it on the test pairs.",
+    "cmp.none": "This data has fewer than three test pairs: nothing to compare on.",
+    "cmp.running": "Scoring every model on the test pairs…",
+    "cmp.model.lexical": "Lexical baseline (TF-IDF)",
+    "cmp.model.fresh": "Before training",
+    "cmp.model.trained": "Trained from scratch",
+    "cmp.model.minilm": "MiniLM as is",
+    "cmp.model.minilm_ft": "MiniLM fine-tuned",
+    "cmp.model.session": "Continued training",
+    "cmp.lang.en": "English",
+    "cmp.lang.zh": "Chinese",
+    "cmp.lang.all": "All pairs",
+    "cmp.col.model": "model",
+    "cmp.chart.title": "Test Spearman by model and language",
+    "cmp.chart.x": "model",
+    "cmp.chart.y": "Spearman correlation",
+    "cmp.caption": (
+        "{pairs} test pairs of the data chosen above; real models, computed now. The lexical "
+        "baseline is TF-IDF over character 1-2 grams fitted on the training pairs; '[UNK] en/zh' "
+        "is the share of each tokenizer's tokens that are unknown."
+    ),
+    "cmp.why": (
+        "**Why MiniLM fails on Chinese:** its vocabulary is bert-base-uncased's English WordPiece "
+        "(30,522 pieces). Many Chinese characters are not in it and become [UNK] (here "
+        "{unk_zh} of its tokens on the Chinese pairs), and the few it has were rarely seen in "
+        "its English training, so two different Chinese sentences look alike to it. The model "
+        "trained from scratch uses a character-level tokenizer built from the training pairs: "
+        "every character it has seen has its own vector, in both languages, so it can learn "
+        "from Chinese pairs what MiniLM never could."
+    ),
+}
+
+ZH = {
+    "cmp.start": "起点",
+    "cmp.start.fresh": "全新模型（随机权重）",
+    "cmp.start.session": "本次会话的模型",
+    "cmp.start.minilm": "预训练的 MiniLM（all-MiniLM-L6-v2）",
+    "cmp.start.help": (
+        "全新：上面的预设，从零开始学。本次会话的模型：继续训练你已训练或上传的模型。MiniLM：微调一个真实的"
+        "预训练模型，沿用它自己的 WordPiece 词表和平均池化（学习率 2e-5，不做预训练）；此时上面的分词器"
+        "和模型设置不起作用。"
+    ),
+    "cmp.start.minilm_note": (
+        "MiniLM 有 2270 万个参数：在笔记本 CPU 上一步约需一秒，所以一两分钟的训练只会把每个训练句对看几遍。"
+    ),
+    "cmp.start.bad": "无法从这个模型开始：{reason}",
+    "cmp.head": "比一比",
+    "cmp.intro": (
+        "用同一批测试句对给你拥有的每个模型打分：按语言计算其余弦相似度与人工评分之间的 Spearman "
+        "相关系数。1 表示排序与人的评分完全一致。"
+    ),
+    "cmp.button": "在测试句对上比较",
+    "cmp.wait": "请先训练或上传一个模型；之后比较会在测试句对上给它打分。",
+    "cmp.none": "这份数据的测试句对少于三个，无法比较。",
+    "cmp.running": "正在用测试句对给每个模型打分……",
+    "cmp.model.lexical": "词面基线（TF-IDF）",
+    "cmp.model.fresh": "训练前",
+    "cmp.model.trained": "从零训练",
+    "cmp.model.minilm": "原样的 MiniLM",
+    "cmp.model.minilm_ft": "微调后的 MiniLM",
+    "cmp.model.session": "继续训练",
+    "cmp.lang.en": "英文",
+    "cmp.lang.zh": "中文",
+    "cmp.lang.all": "全部句对",
+    "cmp.col.model": "模型",
+    "cmp.chart.title": "各模型、各语言的测试 Spearman",
+    "cmp.chart.x": "模型",
+    "cmp.chart.y": "Spearman 相关系数",
+    "cmp.caption": (
+        "上面所选数据中的 {pairs} 个测试句对；真实模型，当场计算。词面基线是在训练句对上拟合的字符 1-2 元组 "
+        "TF-IDF；“[UNK] en/zh”是各分词器的词元中未知词元（[UNK]）所占的比例。"
+    ),
+    "cmp.why": (
+        "**为什么 MiniLM 在中文上不行：** 它的词表是 bert-base-uncased 的英文 WordPiece（30,522 个"
+        "片段）。很多汉字不在其中，会变成 [UNK]（在这里的中文句对上占它词元的 {unk_zh}）；"
+        "它认识的少数汉字在英文训练中也几乎没出现过，所以两个不同的中文句子在它看来差不多。"
+        "从零训练的模型用的是在训练句对上建立的字符级分词器：见过的每个字符都有自己的向量，"
+        "中英文都一样，所以它能从中文句对中学到 MiniLM 学不到的东西。"
+    ),
+}
