@@ -60,9 +60,16 @@ def require_chromium() -> None:
 
 
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A free local port; EXPLORER_TEST_PORTS="8690-8699" keeps to a range (shared machines)."""
+    low, _, high = os.environ.get("EXPLORER_TEST_PORTS", "0-0").partition("-")
+    for port in range(int(low), int(high or low) + 1):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return sock.getsockname()[1]
+    raise RuntimeError(f"no free port in EXPLORER_TEST_PORTS={low}-{high}")
 
 
 @contextmanager

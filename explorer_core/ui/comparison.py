@@ -101,7 +101,11 @@ def comparison_panel(parts: dict[str, list[SentencePair]], data_key: str) -> Non
     frame = comparison_frame(rows, names)
     unk = {f"[UNK] {lang}": f"[UNK] {name}" for lang, name in langs.items()}
     frame = frame.rename(columns={"model": t("cmp.col.model"), **langs, **unk})
-    st.dataframe(frame, hide_index=True, key="cmp.table")
+    shown = frame.round(3)
+    for column in unk.values():  # a share in percent; the baseline has no tokens at all
+        if column in shown:
+            shown[column] = frame[column].map(lambda v: "" if v != v else f"{v:.1%}")
+    st.dataframe(shown, hide_index=True, key="cmp.table")
     fig = comparison_figure(
         rows, names, title=t("cmp.chart.title"), x_title=t("cmp.chart.x"),
         y_title=t("cmp.chart.y"), lang_names=langs,

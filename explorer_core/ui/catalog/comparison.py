@@ -40,8 +40,8 @@ EN = {
     "cmp.chart.y": "Spearman correlation",
     "cmp.caption": (
         "{pairs} test pairs of the data chosen above; real models, computed now. The lexical "
-        "baseline is TF-IDF over character 1-2 grams fitted on the training pairs; '[UNK] en/zh' "
-        "is the share of each tokenizer's tokens that are unknown."
+        "baseline is TF-IDF over character 1-2 grams fitted on the training pairs; the [UNK] "
+        "columns give the share of each tokenizer's tokens that are unknown."
     ),
     "cmp.why": (
         "**Why MiniLM fails on Chinese:** its vocabulary is bert-base-uncased's English WordPiece "
@@ -92,7 +92,7 @@ ZH = {
     "cmp.chart.y": "Spearman 相关系数",
     "cmp.caption": (
         "上面所选数据中的 {pairs} 个测试句对；真实模型，当场计算。词面基线是在训练句对上拟合的字符 1-2 元组 "
-        "TF-IDF；“[UNK] en/zh”是各分词器的词元中未知词元（[UNK]）所占的比例。"
+        "TF-IDF；[UNK] 列是各分词器的词元中未知词元所占的比例。"
     ),
     "cmp.why": (
         "**为什么 MiniLM 在中文上不行：** 它的词表是 bert-base-uncased 的英文 WordPiece（30,522 个"
