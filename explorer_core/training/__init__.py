@@ -12,6 +12,9 @@ Read in this order:
 8. `run`         `TrainingPlan` (what to train) and `TrainingRun` (a job a page can poll and stop).
 9. `choices`     from the Train page's choices to a plan, with a memory check.
 10. `jobs`       one training job from files, as the CLI and the benchmarks run it.
+11. `base_models` where weights start: fresh, this session's model, MiniLM, or a model folder.
+12. `devices`    CPU / CUDA, and DistributedDataParallel under torchrun.
+13. `st_export`  the checkpoint's hf/ folder for AutoTokenizer and sentence-transformers.
 
 Below: `explorer_core.bert` and `explorer_core.inputs`.
 """
