@@ -21,7 +21,7 @@ from tests.conftest import app_test
 from tests.test_page_similarity import tiny_shared
 from tests.translation import untranslated
 
-PAGE = "pages/train_model.py"
+PAGE = "lessons/train_model.py"
 SMALL = Preset(name="test", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                intermediate_size=37, max_position_embeddings=48)  # fmt: skip
 
