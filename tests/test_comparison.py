@@ -130,3 +130,13 @@ def test_train_page_start_choice_minilm_renders():
     assert any("22.7 M parameters" in c.value for c in at.caption)
     at.radio(key="train.start_from").set_value("session").run()
     assert any("first" in e.value for e in at.error)  # no model in this session yet
+
+
+def test_train_page_offers_the_gpu_only_when_torch_sees_one(monkeypatch):
+    at = app_test(PAGE, timeout=120)
+    assert not [r for r in at.radio if r.key == "train.device"]
+    monkeypatch.setattr("torch.cuda.is_available", lambda: True)
+    at = app_test(PAGE, timeout=120)
+    assert not at.exception
+    device = at.radio(key="train.device")
+    assert device.value == "cuda" and list(device.options) == ["GPU (CUDA)", "CPU"]

@@ -11,7 +11,10 @@ first appears (about a second for MiniLM on 80 pairs), not on every rerun.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
+import torch
 
 from explorer_core.analysis.comparison import ComparisonRow, Contender, compare
 from explorer_core.bert.pretrained import PretrainedUnavailable
@@ -25,6 +28,7 @@ from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 from explorer_core.viz.comparison import comparison_figure, comparison_frame
 
 START_KEY = "train.start_from"  # "fresh", "session" or "minilm"
+DEVICE_KEY = "train.device"  # "cuda" or "cpu", shown only when torch sees a GPU
 STARTS = ("fresh", "session", "minilm")
 COMPARE_KEY = "train.compare"  # {data key: {"rows": {model: [ComparisonRow]}, "seen": {...}}}
 MINILM_LABEL = "all-MiniLM-L6-v2"  # base_models.describe's label, kept in the run's label
@@ -40,10 +44,18 @@ def start_panel(plan: TrainingPlan | None, running: bool) -> TrainingPlan | None
     )  # fmt: skip
     if choice == "minilm":
         st.caption(t("cmp.start.minilm_note"))
+    device = "cpu"
+    if torch.cuda.is_available():  # only offered where there is a GPU
+        st.session_state.setdefault(DEVICE_KEY, "cuda")
+        device = st.radio(
+            t("cmp.device"), ("cuda", "cpu"), key=DEVICE_KEY, horizontal=True, disabled=running,
+            format_func=lambda d: t(f"cmp.device.{d}"),
+        )  # fmt: skip
     if plan is None:
         return None
     try:
-        return start_from(plan, choice or "fresh", shared.checkpoint if shared else None)
+        session = shared.checkpoint if shared else None
+        return replace(start_from(plan, choice or "fresh", session), device=device or "cpu")
     except (ValueError, PretrainedUnavailable) as err:
         st.error(t("cmp.start.bad", reason=str(err)))
         return None

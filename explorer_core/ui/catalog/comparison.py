@@ -16,6 +16,9 @@ EN = {
         "of a minute or two sees each training pair a few times."
     ),
     "cmp.start.bad": "Cannot start from this model: {reason}",
+    "cmp.device": "Train on",
+    "cmp.device.cuda": "GPU (CUDA)",
+    "cmp.device.cpu": "CPU",
     "cmp.head": "How does it compare?",
     "cmp.intro": (
         "The same test pairs scored by every model you have: the Spearman correlation between "
@@ -68,6 +71,9 @@ ZH = {
         "MiniLM 有 2270 万个参数：在笔记本 CPU 上一步约需一秒，所以一两分钟的训练只会把每个训练句对看几遍。"
     ),
     "cmp.start.bad": "无法从这个模型开始：{reason}",
+    "cmp.device": "训练设备",
+    "cmp.device.cuda": "GPU（CUDA）",
+    "cmp.device.cpu": "CPU",
     "cmp.head": "比一比",
     "cmp.intro": (
         "用同一批测试句对给你拥有的每个模型打分：按语言计算其余弦相似度与人工评分之间的 Spearman "
