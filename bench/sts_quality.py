@@ -22,6 +22,22 @@ mean ± sd over the seeds, on the test split and on the dev split, with each mod
 by an earlier tuning of `training.jobs` (see its comment), so the dev columns are the untuned
 held-out figures.
 
+Measured 2026-11-23 on the English+Chinese STS-B subset (CC BY-SA rows of /work/shared/data:
+1,000 train pairs per language; test 375 and dev 375 per language), seeds 0, 1, 2, defaults,
+on 2 cores shared with five other engineers (load average 15 before, 25 after, peaks near 100):
+Tiny got only 200-284 steps in its 180 s (about 1,000 on idle cores), MiniLM 42-55 steps.
+
+    Spearman        test en          test zh          dev en           dev zh        [UNK] en / zh
+    lexical      0.713 ± 0.000    0.715 ± 0.000    0.743 ± 0.000    0.731 ± 0.000
+    fresh        0.568 ± 0.006    0.575 ± 0.016    0.602 ± 0.001    0.575 ± 0.027   0.0% / 2.6%
+    trained      0.703 ± 0.011    0.725 ± 0.010    0.714 ± 0.007    0.722 ± 0.008   0.0% / 2.6%
+    minilm       0.908 ± 0.000    0.487 ± 0.000    0.913 ± 0.000    0.549 ± 0.000   0.0% / 59.6%
+    minilm_ft    0.908 ± 0.001    0.489 ± 0.004    0.915 ± 0.001    0.566 ± 0.012   0.0% / 59.6%
+
+So at that load Tiny from scratch does NOT beat the baseline by 0.02: it is 0.01 below it in
+English and 0.01 above it in Chinese on test, below it on dev. The run with --steps 1000 (what
+180 s buys on idle cores) is in the README.
+
 --rounds N > 0 also measures fine-tuning throughput, ours against transformers' BertModel (sdpa
 and eager) on the same step, interleaved, median of rounds. The load average is printed because
 other jobs share the cores: a time budget buys fewer steps on a busy machine.
