@@ -57,6 +57,10 @@ for spec in available_pages():
     sections.setdefault(t(spec.section), []).append(st_page)
 
 page = st.navigation(sections, position="top" if presenting else "sidebar")
+if "train.run" in st.session_state:  # the session's training run is polled from every page
+    from explorer_core.ui.training import keep_alive
+
+    keep_alive()
 if presenting and (ROOT / LESSON_FILE).is_file():  # a page link needs the navigation first
     lesson_col.page_link(LESSON_FILE, label=t("present.lesson"), icon=":material/school:")
 page.run()

@@ -16,7 +16,8 @@ from explorer_core.training.finetune import FinetuneConfig, cosent_loss, finetun
 from explorer_core.training.loop import EvalRecord, TrainStep, lr_factor
 from explorer_core.training.presets import PRESETS, Preset, count_parameters
 from explorer_core.training.pretrain import PretrainConfig, corpus_lines, pretrain
-from explorer_core.training.run import TrainingPlan, TrainingRun, run_plan
+from explorer_core.training.run import TrainingPlan, run_plan
+from explorer_core.training.worker import TrainingRun
 
 TINY = Preset(name="test", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
               intermediate_size=37, max_position_embeddings=48)  # fmt: skip
