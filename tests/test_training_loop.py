@@ -1,4 +1,4 @@
-"""Training loops: losses fall, seeds reproduce, the stop flag works, TrainingRun in a thread."""
+"""Training loops: losses fall, seeds reproduce, the stop flag works, TrainingRun in a process."""
 
 from __future__ import annotations
 
@@ -176,7 +176,7 @@ def test_run_plan_pretrains_then_finetunes(tokenizer, pairs, dev):
     assert ckpt.embed(["a", "b c"]).shape == (2, 32)
 
 
-def test_training_run_in_a_thread_refuses_a_second_start_and_stops(tokenizer, pairs, dev):
+def test_training_run_in_a_worker_process_refuses_a_second_start_and_stops(tokenizer, pairs, dev):
     vocab = BertVocab.of(tokenizer)
     cfg = FinetuneConfig(steps=10_000, snapshot_every=2, **{**FAST, "eval_every": 2})
     plan = TrainingPlan(
