@@ -74,6 +74,11 @@ def test_short_run_finishes_publishes_and_feeds_the_similarity_page():
     assert loss["layout"]["xaxis"]["title"]["text"] and loss["layout"]["yaxis"]["title"]["text"]
     evals = specs["Dev Spearman at each evaluation"]
     assert [trace["name"] for trace in evals["data"]] == ["this model", "lexical baseline (TF-IDF)"]
+    # a poll with no new records rebuilds no figure (the session's memo is drawn again)
+    memo = at.session_state["train.figures"]
+    assert memo["count"] == len(at.session_state["train.run"].records())
+    at.run()
+    assert at.session_state["train.figures"] is memo and len(at.get("plotly_chart")) == 2
     # final dev/test Spearman next to the baseline on the same split
     table = at.dataframe[-1].value
     assert list(table.iloc[:, 0]) == ["dev", "test"]
