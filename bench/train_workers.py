@@ -70,10 +70,13 @@ def scenario(name: str, n: int, plan, need: int, max_runs: int, budget: float) -
         gate.submit(f"s{i}", run, need)
     admitted: dict[int, float] = {}
     peak = peak_held = 0
-    while any(run.running or run.status().state == "idle" for run in runs):
-        for i in range(n):
-            if gate.touch(f"s{i}") == 0 and i not in admitted:
+    waiting = True
+    while waiting or any(run.running for run in runs):
+        places = [gate.touch(f"s{i}") for i in range(n)]
+        for i, place in enumerate(places):
+            if place == 0 and i not in admitted:
                 admitted[i] = time.perf_counter() - t0
+        waiting = any(place for place in places)
         held = gate.counts()[2]
         memory = rss(os.getpid()) + sum(rss(r.pid) for r in runs if r.pid and r.running)
         peak, peak_held = max(peak, memory), max(peak_held, held)

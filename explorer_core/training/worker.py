@@ -6,7 +6,7 @@ every user, so runs and pages stall each other, and the memory a run used stays 
 A child process trains on its own core and gives all its memory back when it exits::
 
     run = TrainingRun(plan, max_snapshots=6, expire_after=20)
-    run.start()                 # spawns the worker; True (a second start() returns False)
+    run.start()                 # forks the worker; True (a second start() returns False)
     run.touch()                 # "the page is still here" (the page's poll, once a second)
     run.status()                # RunStatus(state="running", phase="finetune", step=40, ...)
     run.records()               # [TrainStep(...), EvalRecord(...), ...] so far, for the curves
@@ -60,16 +60,32 @@ POLL_SECONDS = 0.5  # how often the reader thread looks at the clock when no mes
 ABANDONED = "Stopped: this page stopped asking for the run's progress (closed tab?)"
 
 
+def worker_context() -> multiprocessing.context.BaseContext:
+    """Where workers come from: a fork server that has imported torch and the training code.
+
+    Forking a threaded process (a Streamlit server) is unsafe, and spawning a fresh interpreter
+    costs every run seconds of imports; a fork server is a clean single-threaded process,
+    started once, that forks each worker with everything already imported. Spawn where there is
+    no fork server (not Linux).
+    """
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["explorer_core.training.worker"])
+    return ctx
+
+
 def weights_bytes(model: torch.nn.Module) -> bytes:
     """A module's state_dict as safetensors bytes (copies; nothing shared with the module)."""
     return save_weights({k: v.detach().contiguous() for k, v in model.state_dict().items()})
 
 
-def _child(plan: TrainingPlan, conn: Any, stop: Any) -> None:
-    """The worker process: run the plan, send every record, snapshot and the result."""
+def _child(conn: Any, stop: Any) -> None:
+    """The worker process: receive the plan, run it, send every record, snapshot and the result."""
     from explorer_core import runtime
 
     runtime.configure()  # offline hubs, one torch thread (EXPLORER_TORCH_THREADS)
+    plan = conn.recv()
 
     def snapshot(phase: str, step: int, model: torch.nn.Module) -> None:
         conn.send(("snapshot", phase, step, model.config, weights_bytes(model)))
@@ -122,21 +138,23 @@ class TrainingRun:
                 return False
             self._state, self._started = "running", time.perf_counter()
             self._touched = self._clock()
-        ctx = multiprocessing.get_context("spawn")  # subtle: never fork a threaded server
-        receive, send = ctx.Pipe(duplex=False)
+        ctx = worker_context()
+        here, there = ctx.Pipe()
         self._stop = ctx.Event()
-        process = ctx.Process(target=_child, args=(self.plan, send, self._stop), daemon=True)
+        process = ctx.Process(target=_child, args=(there, self._stop), daemon=True)
         try:
-            process.start()  # pickles the plan: a plan that cannot travel fails here
+            process.start()
         except Exception as err:  # noqa: BLE001 - reported like any failure of the run
-            receive.close()
+            here.close()
             self._end("failed", f"{type(err).__name__}: {err}")
             return True
         finally:
-            send.close()  # the parent keeps only the reading end: EOF once the child is gone
+            there.close()  # the child's end: the parent sees EOF once the child is gone
         self._process = process
+        # subtle: the plan goes through the pipe from the reader thread, not as an argument of
+        # Process: start() would block until the new interpreter had read it (seconds).
         self._reader = threading.Thread(
-            target=self._read, args=(receive,), name="training-run-reader", daemon=True
+            target=self._read, args=(here,), name="training-run-reader", daemon=True
         )
         self._reader.start()
         return True
@@ -217,6 +235,7 @@ class TrainingRun:
 
     def _read(self, conn: Any) -> None:
         try:
+            conn.send(self.plan)  # a plan that cannot be pickled fails here, as a failed run
             while True:
                 if conn.poll(POLL_SECONDS):
                     try:
