@@ -193,7 +193,7 @@ def test_training_run_in_a_worker_process_refuses_a_second_start_and_stops(token
     assert status.state == "running" and status.phase == "finetune" and status.step >= 4
     assert status.total_steps == 10_000 and status.eta_seconds is not None
     run.stop()
-    assert run.join(timeout=30)
+    assert run.join(timeout=120)
     status = run.status()
     assert status.state == "stopped" and status.fraction == 1.0
     assert run.start() is False
@@ -232,7 +232,7 @@ def test_training_run_reports_failures_instead_of_raising(tokenizer, pairs):
     )
     run = TrainingRun(plan)
     run.start()
-    assert run.join(timeout=30)
+    assert run.join(timeout=120)
     status = run.status()
     assert status.state == "failed" and "ValueError" in status.error and run.result() is None
 

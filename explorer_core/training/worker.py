@@ -75,6 +75,21 @@ def worker_context() -> multiprocessing.context.BaseContext:
     return ctx
 
 
+def warm_up() -> None:
+    """Start the fork server in the background, so the first run does not wait for its imports."""
+    threading.Thread(target=_warm, name="training-warm-up", daemon=True).start()
+
+
+def _warm() -> None:
+    process = worker_context().Process(target=_idle, daemon=True)
+    process.start()  # returns once the fork server has imported torch and forked
+    process.join()
+
+
+def _idle() -> None:
+    """A worker that does nothing (see warm_up)."""
+
+
 def weights_bytes(model: torch.nn.Module) -> bytes:
     """A module's state_dict as safetensors bytes (copies; nothing shared with the module)."""
     return save_weights({k: v.detach().contiguous() for k, v in model.state_dict().items()})

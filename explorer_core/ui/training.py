@@ -38,7 +38,7 @@ from explorer_core.training.checkpoint import (
 )
 from explorer_core.training.choices import SharedModel
 from explorer_core.training.run import TrainingPlan
-from explorer_core.training.worker import TrainingRun
+from explorer_core.training.worker import TrainingRun, warm_up
 from explorer_core.ui.i18n import t
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 from explorer_core.ui.state import SHARED_MODEL
@@ -125,6 +125,7 @@ def admission() -> Admission:
     Settings come from the environment (EXPLORER_MAX_RUNS, EXPLORER_TRAIN_MEMORY_MB). It holds
     runs only while they train or wait; results stay in the session that asked.
     """
+    warm_up()  # the first Train press should not wait for the workers' fork server to start
     return Admission.from_env()
 
 
