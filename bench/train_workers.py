@@ -87,9 +87,11 @@ def scenario(name: str, n: int, plan, need: int, max_runs: int, budget: float) -
         steps = [r for r in run.records() if isinstance(r, TrainStep)]
         status = run.status()
         pre = sum(s.phase == "pretrain" for s in steps)
+        ckpt = run.result()
+        loop = sum(log.seconds for log in ckpt.log.values()) if ckpt else float("nan")
         rows.append({"run": i, "admitted_s": admitted.get(i, float("nan")),
-                     "wall_s": status.seconds, "pre": pre, "fine": len(steps) - pre,
-                     "state": status.state})  # fmt: skip
+                     "wall_s": status.seconds, "loop_s": loop, "pre": pre,
+                     "fine": len(steps) - pre, "state": status.state})  # fmt: skip
     print(f"\n== {name}: {n} asked, limit {max_runs}; peak memory {peak / 2**20:.0f} MB "
           f"(server + workers), admission held at most {peak_held / 2**20:.0f} MB of "
           f"{(gate.budget or 0) / 2**20:.0f} MB; load {load()}")  # fmt: skip
@@ -104,7 +106,8 @@ def show(rows: list[dict], alone: dict | None, budget: float) -> None:
             ratio = f"  steps vs alone {total / max(1, alone['pre'] + alone['fine']):.2f}x"
         wall = row["wall_s"]
         print(f"  run {row['run']}: admitted at {row['admitted_s']:5.1f} s, wall {wall:5.1f}"
-              f" s ({wall / budget - 1:+.0%} vs budget), {row['pre']} pre-training + "
+              f" s ({wall / budget - 1:+.0%} vs budget; training loops {row['loop_s']:.1f} s), "
+              f"{row['pre']} pre-training + "
               f"{row['fine']} fine-tuning steps, {row['state']}{ratio}")  # fmt: skip
 
 

@@ -100,7 +100,6 @@ right.button(
 )  # fmt: skip
 
 st.subheader(t("train.run.head"))
-st.caption(t("train.server", **ui.server_counts()))
 st.fragment(run_every=1.0 if active else None)(progress_panel)(parts, data_key)
 result_panel(parts, data_key, active)
 share_link(LINKED, link, DEFAULTS)

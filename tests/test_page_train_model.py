@@ -272,7 +272,7 @@ def test_a_run_beyond_the_limit_waits_in_the_queue_and_can_be_cancelled(fresh_ad
     assert at.session_state["train.run"].status().state == "idle"  # not started
     assert at.button(key="train.start").disabled
     assert at.button(key="train.stop").label == "Cancel (leave the queue)"
-    assert any("1 training, 1 waiting" in c.value for c in at.caption)
+    assert any("1 training (at most 1 at once), 1 waiting" in c.value for c in at.caption)
     at.button(key="train.stop").click().run()
     assert not at.exception and "train.run" not in at.session_state
     assert gate.counts()[:2] == (1, 0)

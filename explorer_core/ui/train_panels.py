@@ -133,6 +133,7 @@ def progress_panel(parts: Parts, data_key: str) -> None:
         return
     place = ui.poll_run()
     status = run.status()
+    st.caption(t("train.server", **ui.server_counts()))
     if status.state == "idle":
         _queue_line(place)
         return
@@ -153,8 +154,8 @@ def progress_panel(parts: Parts, data_key: str) -> None:
 
 def _queue_line(place: int | None) -> None:
     """A waiting run: its place in the queue; or why it left the queue."""
-    server = ui.server_counts()
     if place:
+        server = ui.server_counts()
         st.progress(0.0, text=t("train.queue", place=place, **server))
         return
     st.warning(t("train.queue.dropped", s=round(ui.admission().expire_after)))

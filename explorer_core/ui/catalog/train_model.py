@@ -85,8 +85,8 @@ EN = {
     "train.run.head": "Progress",
     "train.cancel": "Cancel (leave the queue)",
     "train.server": (
-        "This server trains at most {limit} runs at once for all its users: {running} training, "
-        "{waiting} waiting; {used} of {budget} MB of the training memory in use."
+        "Training on this server, all users together: {running} training (at most {limit} at "
+        "once), {waiting} waiting; {used} of {budget} MB of training memory in use."
     ),
     "train.queue": (
         "Waiting for a free place: number {place} in the queue ({running} of {limit} runs "
@@ -239,7 +239,7 @@ ZH = {
     "train.run.head": "进度",
     "train.cancel": "取消（离开队列）",
     "train.server": (
-        "这台服务器同时最多为所有用户训练 {limit} 个模型：{running} 个正在训练，{waiting} 个在排队；"
+        "本服务器所有用户的训练：{running} 个正在训练（最多同时 {limit} 个），{waiting} 个在排队；"
         "训练内存已用 {used} / {budget} MB。"
     ),
     "train.queue": "正在等待空位：排在队列第 {place} 位（{running}/{limit} 个训练在进行）。轮到你时会自动开始。",
