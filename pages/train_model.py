@@ -9,6 +9,7 @@ import streamlit as st
 from explorer_core.tokenization import ALGORITHMS
 from explorer_core.training.choices import OBJECTIVES
 from explorer_core.training.presets import PRESETS
+from explorer_core.ui import train_run as runs
 from explorer_core.ui import training as ui
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import SHARED_TOKENIZER, init, share_link, url_synced
@@ -55,7 +56,7 @@ if url_synced("train.preset", tuple(PRESETS)):
 
 
 ui.sync_run()
-place = ui.poll_run()  # 0: this session's run trains, k: waits k-th in the queue, None: neither
+place = runs.poll_run()  # 0: this session's run trains, k: waits k-th in the queue, None: neither
 active = place is not None
 st.session_state[DRAWN_KEY] = "waiting" if place else ("active" if active else "")
 st.title(t("train.title"))
@@ -90,13 +91,13 @@ if left.button(
     t("train.start"), key="train.start", type="primary", icon=":material/play_arrow:",
     disabled=active or planned is None, width="stretch",
 ):  # fmt: skip
-    refusal = ui.start_run(*planned, parts=parts, data_name=data_name)
+    refusal = runs.start_run(*planned, parts=parts, data_name=data_name)
     if refusal is None:
         st.rerun()  # redraw with Train disabled and Stop (or Cancel) enabled
     st.error(refusal)
 right.button(
     t("train.cancel") if place else t("train.stop"), key="train.stop",
-    icon=":material/stop:", on_click=ui.stop_run, disabled=not active, width="stretch",
+    icon=":material/stop:", on_click=runs.stop_run, disabled=not active, width="stretch",
 )  # fmt: skip
 
 st.subheader(t("train.run.head"))

@@ -246,7 +246,7 @@ def test_preset_sizes_survive_hiding_the_editor():
 @pytest.fixture
 def fresh_admission(monkeypatch):
     """The server's admission rebuilt from the environment the test sets, and dropped after."""
-    from explorer_core.ui import training
+    from explorer_core.ui import train_run as training
 
     def make(**env):
         for name, value in env.items():

@@ -20,6 +20,7 @@ from explorer_core.tokenization import Tokenizer
 from explorer_core.training.baselines import fit_baseline
 from explorer_core.training.choices import SharedModel, split_scores
 from explorer_core.training.metrics import spearman
+from explorer_core.ui import train_run as runs
 from explorer_core.ui import training as ui
 from explorer_core.ui.export import download, download_csv, download_json, show_chart
 from explorer_core.ui.i18n import current_language, t
@@ -123,17 +124,17 @@ def progress_panel(parts: Parts, data_key: str) -> None:
     """Queue place or progress, loss curves and dev Spearman of this session's run.
 
     Runs as a fragment polled once a second. Each poll tells the server the session is still here
-    (`ui.poll_run`) and draws the status line; the figures are rebuilt only when new records
+    (`train_run.poll_run`) and draws the status line; the figures are rebuilt only when new records
     arrived, at most every CHART_SECONDS while training, and redrawn from the session's memo
     otherwise, so a poll costs little.
     """
-    run = ui.current_run()
+    run = runs.current_run()
     if run is None:
         st.info(t("train.none"))
         return
-    place = ui.poll_run()
+    place = runs.poll_run()
     status = run.status()
-    st.caption(t("train.server", **ui.server_counts()))
+    st.caption(t("train.server", **runs.server_counts()))
     if status.state == "idle":
         _queue_line(place)
         return
@@ -155,10 +156,10 @@ def progress_panel(parts: Parts, data_key: str) -> None:
 def _queue_line(place: int | None) -> None:
     """A waiting run: its place in the queue; or why it left the queue."""
     if place:
-        server = ui.server_counts()
+        server = runs.server_counts()
         st.progress(0.0, text=t("train.queue", place=place, **server))
         return
-    st.warning(t("train.queue.dropped", s=round(ui.admission().expire_after)))
+    st.warning(t("train.queue.dropped", s=round(runs.admission().expire_after)))
     if st.session_state.get(DRAWN_KEY) == "waiting":
         st.rerun(scope="app")  # enable Train again
 

@@ -25,6 +25,7 @@ from explorer_core.training.run import TrainingPlan
 from explorer_core.ui import training as ui
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound
+from explorer_core.ui.train_run import MAX_SNAPSHOTS
 
 Parts = dict[str, list[SentencePair]]
 
@@ -111,7 +112,7 @@ def plan_panel(
             **{field: state[key] for key, field in SIZE_KEYS.items()},
         )  # fmt: skip
         config = model_config(choices, tokenizer)
-        need = run_memory_bytes(config, choices.batch_size, choices.max_length, ui.MAX_SNAPSHOTS)
+        need = run_memory_bytes(config, choices.batch_size, choices.max_length, MAX_SNAPSHOTS)
         st.caption(t("train.size", params=f"{count_parameters(config):,}", mb=need // 2**20))
         return build_plan(choices, tokenizer, parts, ui.corpus_text()), need
     except ValueError as err:
