@@ -115,17 +115,10 @@ def encode_pair(
     Special ids come from `BertVocab` (the convention the Train page's models use): the
     tokenizer's own [CLS]/[SEP], or the ids added after its vocabulary when it has none.
     """
-    vocab = BertVocab.of(tokenizer)
-    labels, ids, segments = ["[CLS]"], [vocab.cls_id], [0]
-    for segment, text in ((0, first), (1, second)):
-        for token in tokens_of(tokenizer, text):
-            labels.append(token.display)
-            ids.append(token.id)
-            segments.append(segment)
-        labels.append("[SEP]")
-        ids.append(vocab.sep_id)
-        segments.append(segment)
-    return labels, ids, segments
+    a, b = tokens_of(tokenizer, first), tokens_of(tokenizer, second)
+    rows = BertVocab.of(tokenizer).rows([[t.id for t in a]], [[t.id for t in b]])
+    labels = ["[CLS]", *(t.display for t in a), "[SEP]", *(t.display for t in b), "[SEP]"]
+    return labels, rows.input_ids[0].tolist(), rows.token_type_ids[0].tolist()
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
