@@ -16,7 +16,7 @@ import pytest
 from explorer_core.files.lesson_pack import read_pack, write_pack
 from explorer_core.ui.nav import available_pages
 from explorer_core.ui.pack import action_exclusions, page_examples
-from tests.test_query_params import open_with
+from tests.links import open_with
 
 BAD_TEXTS = ("1e309", "-inf", "nan", "abc", "-7", "99999999", "")
 
