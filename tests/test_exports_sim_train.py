@@ -16,7 +16,7 @@ from tests.conftest import app_test
 from tests.downloads import buttons, download_bytes, read_projector, recording
 from tests.models import GUITAR, small, tiny_shared, wait_for_end
 
-SIM = "pages/similarity.py"
+SIM = "lessons/similarity.py"
 LINES = [*GUITAR, "今天股市大幅下跌。"]
 
 
@@ -109,7 +109,7 @@ def test_training_log_keeps_every_record_and_nulls():
 def test_train_page_offers_the_whole_log_of_its_run():
 
     with recording():
-        at = small(app_test("pages/train_model.py"), pre=2, fine=4)
+        at = small(app_test("lessons/train_model.py"), pre=2, fine=4)
         at.button(key="train.start").click().run()
         wait_for_end(at)
     assert not at.exception

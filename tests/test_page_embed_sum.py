@@ -9,7 +9,7 @@ from tests.charts import chart_array, figure_with_title
 from tests.conftest import app_test
 from tests.models import lab_tokenizer, trained_state
 
-PAGE = "pages/embed_sum.py"
+PAGE = "lessons/embed_sum.py"
 PAIR = {"emb.sum.a": "The cat sat.", "emb.sum.b": "It slept."}
 
 

@@ -12,7 +12,7 @@ from tests.conftest import app_test
 from tests.links import link_text, open_with
 from tests.translation import untranslated
 
-PAGE = "pages/lesson.py"
+PAGE = "lessons/lesson.py"
 
 
 def buttons(at):  # noqa: ANN001, ANN201 - an AppTest; (Previous, Next)

@@ -26,16 +26,17 @@ ANSWER = ".answer."  # Predict-first answers (ui/quiz.py): a learner's guess, no
 
 # each page's default view, then the views behind its switches
 VIEWS = {
-    "pages/attention.py": [{"attn.mode": "pair"}, {"attn.mode": "batch", "attn.view": "masks"},
+    "lessons/attention.py": [{"attn.mode": "pair"}, {"attn.mode": "batch", "attn.view": "masks"},
                            {"attn.view": "overview", "attn.source": "fresh"}],
-    "pages/similarity.py": [{"sim.view": "neighbours"}, {"sim.view": "pairs"}],
-    "pages/embed_tokens.py": [{"emb.tokens.source": "fresh"}],
-    "pages/embed_sum.py": [{"emb.sum.source": "fresh"}],
-    "pages/embed_positions.py": [{"emb.pos.scheme": "relative"}],
-    "pages/bert_inputs.py": [{"inputs.nsp_source": "own"}],
-    "pages/train_model.py": [{"train.edit": True}, {"train.tok": "vocab", "train.data": "upload"}],
-    "pages/tokenizer_train.py": [{"tok.train.source": "paste"}],
-    "pages/lesson.py": [{"lesson.step": 8}],
+    "lessons/similarity.py": [{"sim.view": "neighbours"}, {"sim.view": "pairs"}],
+    "lessons/embed_tokens.py": [{"emb.tokens.source": "fresh"}],
+    "lessons/embed_sum.py": [{"emb.sum.source": "fresh"}],
+    "lessons/embed_positions.py": [{"emb.pos.scheme": "relative"}],
+    "lessons/bert_inputs.py": [{"inputs.nsp_source": "own"}],
+    "lessons/train_model.py": [{"train.edit": True},
+                               {"train.tok": "vocab", "train.data": "upload"}],
+    "lessons/tokenizer_train.py": [{"tok.train.source": "paste"}],
+    "lessons/lesson.py": [{"lesson.step": 8}],
 }  # fmt: skip
 CASES = [
     (spec.file, state) for spec in available_pages() for state in [{}, *VIEWS.get(spec.file, [])]
@@ -55,7 +56,7 @@ def bound_keys(at) -> set[str]:  # noqa: ANN001 - an AppTest
 @pytest.mark.parametrize(("page", "state"), CASES, ids=[f"{p}-{s}" for p, s in CASES])
 def test_the_page_binds_exactly_its_declared_settings(page, state):
     # the home page runs inside the app (it links other pages), with the app's sidebar
-    at = app_test("app.py" if page == "pages/home.py" else page, state=state, timeout=180)
+    at = app_test("app.py" if page == "lessons/home.py" else page, state=state, timeout=180)
     assert not at.exception, [e.message for e in at.exception]
     own = settings.PAGES[page]
     undeclared = bound_keys(at) - set(own) - set(settings.APP) - SHELL_KEYS  # SHELL: the screen

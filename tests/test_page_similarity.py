@@ -9,7 +9,7 @@ from tests.charts import chart_array, figures
 from tests.conftest import app_test
 from tests.models import GUITAR, tiny_shared
 
-PAGE = "pages/similarity.py"
+PAGE = "lessons/similarity.py"
 
 
 def _metrics(at) -> dict[str, float]:

@@ -61,7 +61,7 @@ def _table(*settings: Setting) -> dict[str, Setting]:
 
 S = Setting
 PAGES: dict[str, dict[str, Setting]] = {
-    "pages/tokenizer_train.py": _table(
+    "lessons/tokenizer_train.py": _table(
         S("tok.train.source", "builtin", choices=("builtin", "paste", "upload")),
         S("tok.train.lang", "mixed", choices=("mixed", "en", "zh")),
         S("tok.train.paste", ""),
@@ -73,13 +73,13 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("tok.train.probe", text="tok.train.probe.default"),
         S("tok.train.predict", False),
     ),
-    "pages/tokenizer_encode.py": _table(
+    "lessons/tokenizer_encode.py": _table(
         S("tok.encode.text", text="tok.encode.default_text"),
         S("tok.encode.source", "bert"),  # the first available tokenizer: bert, lab or ...
         S("tok.encode.specials", False),
         S("tok.encode.compare", True),
     ),
-    "pages/embed_tokens.py": _table(
+    "lessons/embed_tokens.py": _table(
         S("emb.tokens.text", text="emb.tokens.default_text"),
         S("emb.tokens.source", "pretrained", choices=("fresh", "trained", "pretrained")),
         S("emb.tokens.dim", 64, choices=(16, 32, 64, 128)),
@@ -88,7 +88,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("emb.tokens.map", True),
         S("emb.tokens.k", 5, span=(1, 10)),
     ),
-    "pages/embed_positions.py": _table(
+    "lessons/embed_positions.py": _table(
         S("emb.pos.length", 128, span=(16, 512)),
         S("emb.pos.dim", 64, choices=(8, 16, 32, 64, 128, 256)),
         S("emb.pos.base", 10000, choices=(100, 1000, 10_000, 100_000, 1_000_000)),
@@ -98,7 +98,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("emb.pos.rope", True),
         S("emb.pos.pair", 4),  # a frequency pair: its range is the width (dim // 2 - 1)
     ),
-    "pages/embed_sum.py": _table(
+    "lessons/embed_sum.py": _table(
         S("emb.sum.a", text="emb.sum.default_a"),
         S("emb.sum.b", text="emb.sum.default_b"),
         S("emb.sum.source", "pretrained", choices=("fresh", "trained", "pretrained")),
@@ -107,7 +107,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("emb.sum.dims", 12, span=(4, 64)),  # at most the model's hidden size
         S("emb.sum.overview", True),
     ),
-    "pages/attention.py": _table(
+    "lessons/attention.py": _table(
         S("attn.source", "pretrained", choices=("fresh", "trained", "pretrained")),
         S("attn.mode", "single", choices=("single", "pair", "batch")),
         S("attn.view", "head", choices=("head", "overview", "masks")),
@@ -123,7 +123,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("attn.key", 0),
         S("attn.predict", False),
     ),
-    "pages/bert_inputs.py": _table(
+    "lessons/bert_inputs.py": _table(
         S("inputs.text", "The quick brown fox jumps over the lazy dog near the quiet river bank."),
         S("inputs.seed", 0, span=SEEDS),
         S("inputs.draws", 1000, choices=(10, 100, 1000, 5000)),
@@ -139,7 +139,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("inputs.example", 0),  # a pair of the list
         S("inputs.predict", False),
     ),
-    "pages/train_model.py": _table(
+    "lessons/train_model.py": _table(
         S("train.data", "builtin", choices=("builtin", "upload")),
         S("train.tok", "train", choices=("lab", "train", "vocab")),  # "lab" when one is shared
         S("train.algo", "wordpiece", choices=tuple(ALGORITHMS)),
@@ -161,7 +161,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("train.batch", TINY.batch_size, span=(1, 512)),
         S("train.lr", TINY.learning_rate, span=(1e-5, 0.5)),
     ),
-    "pages/similarity.py": _table(
+    "lessons/similarity.py": _table(
         S("sim.a", text="sim.default_a"),
         S("sim.b", text="sim.default_b"),
         S("sim.pooling", "mean", choices=tuple(POOLING_MODES)),
@@ -172,7 +172,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("sim.k", 5, span=(1, 200)),  # at most the sentences in the list
         S("sim.split", "dev", choices=("dev", "test")),
     ),
-    "pages/lesson.py": _table(
+    "lessons/lesson.py": _table(
         S("lesson.step", 1),
         S("lesson.token", 2),
         S("lesson.layer", 1),
@@ -181,7 +181,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("lesson.other", text="lesson.default_other"),
         S("lesson.third", text="lesson.default_third"),
     ),
-    "pages/home.py": {},
+    "lessons/home.py": {},
 }
 # the app's own settings, drawn in the sidebar of every page
 APP = _table(

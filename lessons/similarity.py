@@ -16,7 +16,7 @@ from explorer_core.ui.settings import bind, defaults
 from explorer_core.ui.state import init, share_link, url_synced
 
 VIEWS = ("matrix", "neighbours", "pairs")
-DEFAULTS = defaults("pages/similarity.py")  # declared in explorer_core/ui/settings.py
+DEFAULTS = defaults("lessons/similarity.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
 for key, codes in (
     ("sim.pooling", POOLING_MODES),

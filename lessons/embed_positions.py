@@ -12,7 +12,7 @@ from explorer_core.ui.settings import bind, defaults
 from explorer_core.ui.state import init, share_link, url_synced
 
 SCHEMES = ("sinusoidal", "learned", "relative", "rotary")
-DEFAULTS = defaults("pages/embed_positions.py")  # declared in explorer_core/ui/settings.py
+DEFAULTS = defaults("lessons/embed_positions.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
 url_synced("emb.pos.scheme", SCHEMES)  # translated labels: kept in the URL as codes
 LINKED = ("emb.pos.length", "emb.pos.dim", "emb.pos.base", "emb.pos.clip", "emb.pos.trained",

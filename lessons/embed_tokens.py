@@ -20,7 +20,7 @@ from explorer_core.ui.state import init, share_link, url_synced
 from explorer_core.ui.token_map import token_map
 from explorer_core.viz import embedding as viz
 
-DEFAULTS = defaults("pages/embed_tokens.py")  # declared in explorer_core/ui/settings.py
+DEFAULTS = defaults("lessons/embed_tokens.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
 url_synced("emb.tokens.source", SOURCES)  # translated labels: kept in the URL as codes
 LINKED = ("emb.tokens.text", "emb.tokens.source", "emb.tokens.dim", "emb.tokens.seed",

@@ -24,7 +24,7 @@ PLAY_SECONDS = 0.8  # one scrubber step per tick while playing
 SOURCES = ("builtin", "paste", "upload")
 LANGS = ("mixed", "en", "zh")
 
-DEFAULTS = defaults("pages/tokenizer_train.py")  # declared in explorer_core/ui/settings.py
+DEFAULTS = defaults("lessons/tokenizer_train.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
 for key, codes in (
     ("tok.train.source", SOURCES), ("tok.train.lang", LANGS), ("tok.train.algo", ALGORITHMS)

@@ -25,7 +25,7 @@ from explorer_core.ui.state import init, share_link, url_synced
 from explorer_core.viz import attention as viz
 
 LIMIT = 512  # MiniLM's positions
-DEFAULTS = defaults("pages/bert_inputs.py")  # declared in explorer_core/ui/settings.py
+DEFAULTS = defaults("lessons/bert_inputs.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
 url_synced("inputs.nsp_source", ("en", "zh", "own"))  # translated labels: kept as codes
 LINKED = ("inputs.text", "inputs.seed", "inputs.draws", "inputs.nsp_source", "inputs.nsp_seed",

@@ -22,7 +22,7 @@ from explorer_core.viz import embedding as viz
 from explorer_core.viz.common import heatmap
 
 STAGES = ("token", "position", "segment", "sum", "output")
-DEFAULTS = defaults("pages/embed_sum.py")  # declared in explorer_core/ui/settings.py
+DEFAULTS = defaults("lessons/embed_sum.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
 url_synced("emb.sum.source", SOURCES)  # translated labels: kept in the URL as codes
 LINKED = ("emb.sum.a", "emb.sum.b", "emb.sum.source", "emb.sum.seed", "emb.sum.pick",
