@@ -20,14 +20,14 @@ from explorer_core.ui.attention import (
 from explorer_core.ui.export import download_csv
 from explorer_core.ui.i18n import t
 from explorer_core.ui.inputs_views import mlm_views, tutorial_view
-from explorer_core.ui.settings import bind, defaults
+from explorer_core.ui.settings import bind, choices, defaults
 from explorer_core.ui.state import init, share_link, url_synced
 from explorer_core.viz import attention as viz
 
 LIMIT = 512  # MiniLM's positions
 DEFAULTS = defaults("lessons/bert_inputs.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
-url_synced("inputs.nsp_source", ("en", "zh", "own"))  # translated labels: kept as codes
+url_synced("inputs.nsp_source", choices("inputs.nsp_source"))  # translated labels: as codes
 LINKED = ("inputs.text", "inputs.seed", "inputs.draws", "inputs.nsp_source", "inputs.nsp_seed",
           "inputs.max_len")  # fmt: skip
 
@@ -62,7 +62,7 @@ elif not predicting or quiz.draw_quiz("inputs", f"{seed}:{text}", draw.tokens, d
 st.header(t("inputs.nsp.head"))
 st.markdown(t("inputs.nsp.intro"))
 source = st.segmented_control(
-    t("inputs.nsp.source"), ("en", "zh", "own"), key="inputs.nsp_source",
+    t("inputs.nsp.source"), choices("inputs.nsp_source"), key="inputs.nsp_source",
     format_func=lambda v: t(f"inputs.nsp.src.{v}"),
 ) or "en"  # fmt: skip
 if source == "own":

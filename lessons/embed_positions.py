@@ -8,10 +8,10 @@ import streamlit as st
 from explorer_core.ui.i18n import t
 from explorer_core.ui.position_views import Sliders, beyond_trained, scheme_view
 from explorer_core.ui.positions import rope_close_up, scheme_comparison
-from explorer_core.ui.settings import bind, defaults
+from explorer_core.ui.settings import bind, choices, defaults
 from explorer_core.ui.state import init, share_link, url_synced
 
-SCHEMES = ("sinusoidal", "learned", "relative", "rotary")
+SCHEMES = choices("emb.pos.scheme")
 DEFAULTS = defaults("lessons/embed_positions.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
 url_synced("emb.pos.scheme", SCHEMES)  # translated labels: kept in the URL as codes

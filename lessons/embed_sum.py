@@ -8,7 +8,6 @@ import streamlit as st
 from explorer_core.bert.embeddings import layer_norm_trace
 from explorer_core.files import tables
 from explorer_core.ui.embedding import (
-    SOURCES,
     encode_pair,
     pair_components,
     pick_source,
@@ -16,7 +15,7 @@ from explorer_core.ui.embedding import (
 )
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, defaults
+from explorer_core.ui.settings import bind, choices, defaults
 from explorer_core.ui.state import init, share_link, url_synced
 from explorer_core.viz import embedding as viz
 from explorer_core.viz.common import heatmap
@@ -24,7 +23,7 @@ from explorer_core.viz.common import heatmap
 STAGES = ("token", "position", "segment", "sum", "output")
 DEFAULTS = defaults("lessons/embed_sum.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
-url_synced("emb.sum.source", SOURCES)  # translated labels: kept in the URL as codes
+url_synced("emb.sum.source", choices("emb.sum.source"))  # translated labels: URL codes
 LINKED = ("emb.sum.a", "emb.sum.b", "emb.sum.source", "emb.sum.seed", "emb.sum.pick",
           "emb.sum.dims", "emb.sum.overview")  # fmt: skip
 

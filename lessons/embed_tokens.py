@@ -7,7 +7,6 @@ import streamlit as st
 
 from explorer_core.files import tables
 from explorer_core.ui.embedding import (
-    SOURCES,
     id_labels,
     pick_source,
     pick_token,
@@ -15,14 +14,14 @@ from explorer_core.ui.embedding import (
 )
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, defaults
+from explorer_core.ui.settings import bind, choices, defaults
 from explorer_core.ui.state import init, share_link, url_synced
 from explorer_core.ui.token_map import token_map
 from explorer_core.viz import embedding as viz
 
 DEFAULTS = defaults("lessons/embed_tokens.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
-url_synced("emb.tokens.source", SOURCES)  # translated labels: kept in the URL as codes
+url_synced("emb.tokens.source", choices("emb.tokens.source"))  # translated labels: URL codes
 LINKED = ("emb.tokens.text", "emb.tokens.source", "emb.tokens.dim", "emb.tokens.seed",
           "emb.tokens.pick", "emb.tokens.map", "emb.tokens.k")  # fmt: skip
 

@@ -7,24 +7,18 @@ from functools import partial
 
 import streamlit as st
 
-from explorer_core.bert.pooling import POOLING_MODES
 from explorer_core.ui import similarity_views as views
 from explorer_core.ui import training as ui
 from explorer_core.ui.export import download_json
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, defaults
+from explorer_core.ui.settings import bind, choices, defaults
 from explorer_core.ui.state import init, share_link, url_synced
 
-VIEWS = ("matrix", "neighbours", "pairs")
+VIEWS, POOLING_MODES = choices("sim.view"), choices("sim.pooling")
 DEFAULTS = defaults("lessons/similarity.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
-for key, codes in (
-    ("sim.pooling", POOLING_MODES),
-    ("sim.view", VIEWS),
-    ("sim.model", ("trained", "fresh", "minilm")),
-    ("sim.split", ("dev", "test")),
-):
-    url_synced(key, codes)  # translated labels: kept in the URL as codes
+for key in ("sim.pooling", "sim.view", "sim.model", "sim.split"):
+    url_synced(key, choices(key))  # translated labels: kept in the URL as codes
 LINKED = ("sim.a", "sim.b", "sim.pooling", "sim.view", "sim.model", "sim.list", "sim.query",
           "sim.k", "sim.split")  # fmt: skip
 for key in ("sim.list", "sim.query", "sim.k"):  # subtle: keep text while its widget is hidden

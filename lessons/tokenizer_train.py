@@ -5,12 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core.inputs.datasets import builtin_corpus
-from explorer_core.tokenization import ALGORITHMS
 from explorer_core.tokenization.base import VocabTooSmall
 from explorer_core.ui import lab_replay, lab_views
 from explorer_core.ui import tokenizer as lab
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, defaults
+from explorer_core.ui.settings import bind, choices, defaults
 from explorer_core.ui.state import (
     SHARED_TOKENIZER,
     SHARED_TOKENIZER_NAME,
@@ -21,8 +20,8 @@ from explorer_core.ui.state import (
 from explorer_core.viz import tokenizer as viz
 
 PLAY_SECONDS = 0.8  # one scrubber step per tick while playing
-SOURCES = ("builtin", "paste", "upload")
-LANGS = ("mixed", "en", "zh")
+SOURCES, LANGS = choices("tok.train.source"), choices("tok.train.lang")
+ALGORITHMS = choices("tok.train.algo")
 
 DEFAULTS = defaults("lessons/tokenizer_train.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)

@@ -208,6 +208,14 @@ def examples() -> dict[str, Any]:
     return {key: setting.example for key, setting in declared().items()}
 
 
+def choices(key: str) -> tuple[Any, ...]:
+    """The codes the declared setting `key` offers (for its selector and `state.url_synced`)."""
+    found = declared()[key].choices
+    if found is None:
+        raise KeyError(f"{key} declares no choices")
+    return found
+
+
 def defaults(page: str) -> dict[str, Any]:
     """The page's defaults now (translated texts in the current UI language)."""
     return {key: setting.value() for key, setting in PAGES[page].items()}
