@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 
 import numpy as np
 import pandas as pd
@@ -15,21 +13,7 @@ from explorer_core.files.export import projector_tsv
 from explorer_core.files.tables import projector_metadata, token_table
 from explorer_core.tokenization import Token
 from tests.conftest import app_test
-from tests.downloads import buttons, download_bytes, recording
-
-
-def read_csv(data: bytes, **kwargs) -> pd.DataFrame:
-    assert data.startswith(b"\xef\xbb\xbf")  # the BOM spreadsheet programs need for Chinese
-    return pd.read_csv(io.BytesIO(data), encoding="utf-8-sig", keep_default_na=False, **kwargs)
-
-
-def read_projector(data: bytes) -> tuple[np.ndarray, list[list[str]]]:
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        names = sorted(archive.namelist())
-        assert [n.rsplit("-", 1)[-1] for n in names] == ["metadata.tsv", "vectors.tsv"]
-        meta, vectors = (archive.read(n).decode() for n in names)
-    rows = [line.split("\t") for line in vectors.splitlines()]
-    return np.array(rows, dtype=np.float64), [line.split("\t") for line in meta.splitlines()]
+from tests.downloads import buttons, download_bytes, read_csv, read_projector, recording
 
 
 @pytest.mark.slow
@@ -37,7 +21,7 @@ def test_token_table_ids_and_comparison_downloads_match_the_page(minilm_dir):
     from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
     with recording():
-        at = app_test("pages/tokenizer_encode.py", timeout=180)
+        at = app_test("lessons/tokenizer_encode.py", timeout=180)
     assert not at.exception
     assert {"tok.encode.dl.table", "tok.encode.dl.ids", "tok.encode.dl.compare"} <= set(buttons(at))
     text = at.session_state["tok.encode.text"]
@@ -78,7 +62,7 @@ def test_embedding_rows_and_projector_files_are_minilms_exact_rows(minilm_dir):
     from explorer_core.bert.embeddings import load_word_embedding_matrix
 
     with recording():
-        at = app_test("pages/embed_tokens.py", timeout=120)
+        at = app_test("lessons/embed_tokens.py", timeout=120)
     assert not at.exception
     keys = {"emb.tokens.dl.window", "emb.tokens.dl.rows_csv", "emb.tokens.dl.rows_json",
             "emb.tokens.dl.map", "emb.tokens.dl.neighbours"}  # fmt: skip
