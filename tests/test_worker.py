@@ -83,9 +83,8 @@ def test_a_run_in_a_process_gives_the_same_losses_snapshots_and_model_as_in_plac
         ("pretrain", 0), ("pretrain", 2), ("finetune", 0), ("finetune", 2), ("finetune", 4),
         ("final", 7),
     ]  # fmt: skip
-    ids, mask = ckpt.vocab.batch(ckpt.tokenizer, ["a cat"], 16)
-    torch.testing.assert_close(snaps[-1].model()(ids, mask).last_hidden_state,
-                               ckpt.model(ids, mask).last_hidden_state)  # fmt: skip
+    for name, tensor in ckpt.model.state_dict().items():  # the final snapshot is the result
+        assert torch.equal(snaps[-1].state[name], tensor), name
     assert not alive(run.pid)  # the worker exited and gave its memory back
 
 
