@@ -100,12 +100,12 @@ def _child(conn: Any, stop: Any) -> None:
     from explorer_core import runtime
 
     runtime.configure()  # offline hubs, one torch thread (EXPLORER_TORCH_THREADS)
-    plan = conn.recv()
 
     def snapshot(phase: str, step: int, model: torch.nn.Module) -> None:
         conn.send(("snapshot", phase, step, model.config, weights_bytes(model)))
 
     try:
+        plan = conn.recv()
         ckpt = run_plan(
             plan, callback=lambda record: conn.send(("record", record)), stop=stop,
             on_snapshot=snapshot,
