@@ -121,3 +121,12 @@ def test_settings_from_the_environment(monkeypatch):
         with pytest.raises(ValueError, match=name):
             Admission.from_env()
         monkeypatch.delenv(name)
+
+
+def test_the_app_config_turns_streamlits_post_script_gc_off():
+    """A full gc.collect(2) after every poll of every session starved the server (issue 13)."""
+    import tomllib
+    from pathlib import Path
+
+    config = Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml"
+    assert tomllib.loads(config.read_text(encoding="utf-8"))["runner"]["postScriptGC"] is False
