@@ -6,14 +6,25 @@
 # deploy/nginx.conf.template) keeps each browser on one replica with a cookie and passes the
 # websocket through. A replica that dies is restarted; nginx routes around it meanwhile.
 # Settings (environment): PORT (8501), ADDRESS (0.0.0.0: every network interface),
-# REPLICA_PORT (8511), RUN_DIR (a new temporary folder: nginx.conf, logs, pid).
+# REPLICA_PORT (8511), RUN_DIR (a new temporary folder: nginx.conf, logs, pid), and
+# MORE_SERVERS="host:port host:port": replicas on other machines, added to nginx's list
+# (N may then be 0: this machine runs nginx only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPLICAS="${1:-2}"
-if ! [[ "$REPLICAS" =~ ^[1-9][0-9]?$ ]]; then
-    echo "error: the number of replicas must be a whole number from 1 to 99, got '$REPLICAS'" >&2
+MORE_SERVERS="${MORE_SERVERS:-}"
+if ! [[ "$REPLICAS" =~ ^[0-9]{1,2}$ ]] || { [ "$REPLICAS" = 0 ] && [ -z "$MORE_SERVERS" ]; }; then
+    echo "error: the number of replicas must be a whole number from 1 to 99" \
+        "(0 only with MORE_SERVERS), got '$REPLICAS'" >&2
     exit 2
 fi
+REPLICAS=$((10#$REPLICAS))  # "02" is 2
+for server in $MORE_SERVERS; do
+    if ! [[ "$server" =~ ^[A-Za-z0-9._-]+:[0-9]+$ ]]; then
+        echo "error: MORE_SERVERS takes host:port entries separated by spaces, got '$server'" >&2
+        exit 2
+    fi
+done
 PORT="${PORT:-8501}"
 ADDRESS="${ADDRESS:-0.0.0.0}"
 REPLICA_PORT="${REPLICA_PORT:-8511}"
@@ -73,10 +84,13 @@ trap 'stop_all; exit 143' TERM
 trap 'stop_all' EXIT
 
 upstreams=""
-for i in $(seq 0 $((REPLICAS - 1))); do
+for ((i = 0; i < REPLICAS; i++)); do
     # max_fails=1 fail_timeout=10s: one failed connection takes a replica out for 10 s
     upstreams+="        server 127.0.0.1:$((REPLICA_PORT + i)) max_fails=1 fail_timeout=10s;"$'\n'
     start_replica "$i"
+done
+for server in $MORE_SERVERS; do
+    upstreams+="        server $server max_fails=1 fail_timeout=10s;"$'\n'
 done
 conf="$(<deploy/nginx.conf.template)"
 conf="${conf//@RUN_DIR@/$RUN_DIR}"
@@ -89,7 +103,7 @@ printf '%s\n' "$conf" >"$RUN_DIR/nginx.conf"
 }
 "$NGINX" -c "$RUN_DIR/nginx.conf" -p "$RUN_DIR" &
 NGINX_PID=$!
-echo "Embedding Explorer: $REPLICAS replicas on 127.0.0.1:$REPLICA_PORT-$((REPLICA_PORT + REPLICAS - 1))," \
+echo "Embedding Explorer: $REPLICAS replicas from 127.0.0.1:$REPLICA_PORT${MORE_SERVERS:+ and $MORE_SERVERS}," \
     "nginx on http://$ADDRESS:$PORT (config and logs in $RUN_DIR). Ctrl-C stops everything."
 
 declare -a RESTARTED=()
@@ -98,7 +112,7 @@ while true; do
         echo "error: nginx stopped; see $RUN_DIR/error.log" >&2
         exit 1
     fi
-    for i in $(seq 0 $((REPLICAS - 1))); do
+    for ((i = 0; i < REPLICAS; i++)); do
         if ! kill -0 "${PIDS[$i]}" 2>/dev/null; then
             now=$(date +%s)
             if [ $((now - ${RESTARTED[$i]:-0})) -ge 10 ]; then  # at most one restart per 10 s

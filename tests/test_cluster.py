@@ -107,6 +107,34 @@ class Cluster:
             os.killpg(self.proc.pid, signal.SIGKILL)
 
 
+def start_cluster(run_dir: Path, replicas: int, env: dict[str, str]) -> Cluster:
+    """`bash scripts/serve_cluster.sh REPLICAS` in its own process group; returns once nginx and
+    every replica answer /_stcore/health (the caller stops it)."""
+    port, first = free_block(1), free_block(max(replicas, 1))
+    env = {**os.environ, "PORT": str(port), "ADDRESS": "127.0.0.1", "REPLICA_PORT": str(first),
+           "RUN_DIR": str(run_dir), "EXPLORER_TORCH_THREADS": "1", **env}  # fmt: skip
+    out = run_dir / "serve_cluster.out"
+    with out.open("wb") as log:
+        proc = subprocess.Popen(
+            ["bash", str(ROOT / "scripts" / "serve_cluster.sh"), str(replicas)],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    names = [f"127.0.0.1:{first + i}" for i in range(replicas)] + env.get(
+        "MORE_SERVERS", ""
+    ).split()
+    cluster = Cluster(f"http://127.0.0.1:{port}", names, run_dir, proc)
+    try:
+        deadline = time.monotonic() + 240  # setup (pip) first, then the servers start
+        while not all(healthy(url) for url in [cluster.url, *(f"http://{r}" for r in names)]):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the cluster did not start:\n" + out.read_text())
+            time.sleep(0.5)
+    except BaseException:
+        cluster.stop()
+        raise
+    return cluster
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory) -> Iterator[Cluster]:
     require_chromium()
@@ -114,30 +142,11 @@ def cluster(tmp_path_factory) -> Iterator[Cluster]:
         if os.environ.get("CI"):
             pytest.fail("nginx is missing in CI: scripts/test.sh should have installed it")
         pytest.skip("Debian nginx is not installed (apt-get install -y nginx)")
-    port, first = free_block(1), free_block(2)
-    run_dir = tmp_path_factory.mktemp("cluster")
-    env = {**os.environ, "PORT": str(port), "ADDRESS": "127.0.0.1", "REPLICA_PORT": str(first),
-           "RUN_DIR": str(run_dir), "EXPLORER_TORCH_THREADS": "1"}  # fmt: skip
-    log = (run_dir / "serve_cluster.out").open("wb")
-    proc = subprocess.Popen(
-        ["bash", str(ROOT / "scripts" / "serve_cluster.sh"), "2"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    found = Cluster(f"http://127.0.0.1:{port}", [f"127.0.0.1:{first + i}" for i in (0, 1)],
-                    run_dir, proc)  # fmt: skip
+    found = start_cluster(tmp_path_factory.mktemp("cluster"), 2, {})
     try:
-        deadline = time.monotonic() + 240  # setup (pip) first, then two servers start
-        urls = [found.url, *(f"http://{r}" for r in found.replicas)]
-        while not all(healthy(url) for url in urls):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(
-                    "the cluster did not start:\n" + (run_dir / "serve_cluster.out").read_text()
-                )
-            time.sleep(0.5)
         yield found
     finally:
         found.stop()
-        log.close()
 
 
 def route_to(cluster: Cluster, replica: str) -> str:
@@ -216,6 +225,18 @@ def test_both_replicas_served_sticky_websockets(cluster):
         if status < 500 and "," not in upstream:  # "a, b": nginx retried after a failure
             routes.setdefault(route, set()).add(upstream)
     assert all(len(upstreams) == 1 for upstreams in routes.values()), routes
+
+
+def test_nginx_alone_in_front_of_other_machines(cluster, tmp_path):
+    """`MORE_SERVERS="host:port ..." serve_cluster.sh 0`: this machine runs nginx only, for replicas
+    on other machines (here the two replicas above stand in for two machines)."""
+    front = start_cluster(tmp_path, 0, {"MORE_SERVERS": " ".join(cluster.replicas)})
+    try:
+        spread = {get(f"{front.url}/_stcore/health")[1]["X-Upstream"] for _ in range(64)}
+        assert spread == set(cluster.replicas)
+    finally:
+        front.stop()
+    assert not front.group_alive() and healthy(f"http://{cluster.replicas[0]}")
 
 
 def test_sigterm_stops_every_process(cluster):
