@@ -50,6 +50,16 @@ fi
 STREAMLIT_SERVER_COOKIE_SECRET="${STREAMLIT_SERVER_COOKIE_SECRET:-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')}"
 export STREAMLIT_SERVER_COOKIE_SECRET
 
+in_use() {  # $1: a port something on this machine already answers on
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+for port in "$PORT" $(seq "$REPLICA_PORT" $((REPLICA_PORT + REPLICAS - 1))); do
+    if in_use "$port"; then
+        echo "error: port $port is in use; choose others with PORT=... REPLICA_PORT=..." >&2
+        exit 1
+    fi
+done
+
 declare -a PIDS=()
 NGINX_PID=""
 
