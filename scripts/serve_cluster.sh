@@ -12,13 +12,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPLICAS="${1:-2}"
+ASKED="$REPLICAS"
 MORE_SERVERS="${MORE_SERVERS:-}"
-if ! [[ "$REPLICAS" =~ ^[0-9]{1,2}$ ]] || { [ "$REPLICAS" = 0 ] && [ -z "$MORE_SERVERS" ]; }; then
+replicas_error() {
     echo "error: the number of replicas must be a whole number from 1 to 99" \
-        "(0 only with MORE_SERVERS), got '$REPLICAS'" >&2
+        "(0 only with MORE_SERVERS), got '$ASKED'" >&2
     exit 2
-fi
+}
+[[ "$REPLICAS" =~ ^[0-9]{1,2}$ ]] || replicas_error
 REPLICAS=$((10#$REPLICAS))  # "02" is 2
+if [ "$REPLICAS" = 0 ] && [ -z "$MORE_SERVERS" ]; then replicas_error; fi
 for server in $MORE_SERVERS; do
     if ! [[ "$server" =~ ^[A-Za-z0-9._-]+:[0-9]+$ ]]; then
         echo "error: MORE_SERVERS takes host:port entries separated by spaces, got '$server'" >&2

@@ -28,7 +28,6 @@ from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.tokenization import new_tokenizer
 from tests.browser import ROOT, BrowserSession, browser_session, require_chromium
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 UPLOAD = '[data-testid="stFileUploaderDropzoneInput"]'
 LOG_LINE = re.compile(r'"(\w+) (\S+) [^"]*" (\d+) route=(\S+) upstream=(\S+)')
@@ -167,6 +166,22 @@ def session_on(cluster: Cluster, replica: str) -> Iterator[BrowserSession]:
         yield browser
 
 
+@pytest.mark.parametrize(
+    ("args", "env"), [(["x"], {}), (["-1"], {}), (["0"], {}), (["0"], {"MORE_SERVERS": "a b"})]
+)
+def test_bad_arguments_get_one_line_and_exit_2(args, env):
+    """Checked before anything is installed or started (values that could start nothing even if
+    the check broke)."""
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "serve_cluster.sh"), *args],
+        env={**os.environ, **env}, capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1
+
+
+@pytest.mark.browser
+@pytest.mark.slow
 def test_nginx_hands_out_a_route_and_keeps_it(cluster):
     status, headers, body = get(f"{cluster.url}/")
     assert status == 200 and "<html" in body.lower()
@@ -180,6 +195,8 @@ def test_nginx_hands_out_a_route_and_keeps_it(cluster):
     assert spread == set(cluster.replicas)
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_lesson_pack_upload_through_nginx(cluster, tmp_path):
     tokenizer = new_tokenizer("char-bpe")
     trace = tokenizer.train(builtin_corpus("mixed")[:3000], 400)
@@ -200,6 +217,8 @@ def test_lesson_pack_upload_through_nginx(cluster, tmp_path):
     assert uploads and all(e[4] == cluster.replicas[0] and e[2] < 300 for e in uploads), uploads
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_training_run_through_nginx(cluster):
     with session_on(cluster, cluster.replicas[1]) as browser:
         query = "train.objective=finetune&train.fine_steps=10&train.budget=60"
@@ -212,6 +231,8 @@ def test_training_run_through_nginx(cluster):
         browser.screenshot("cluster-train")
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_both_replicas_served_sticky_websockets(cluster):
     deadline = time.monotonic() + 20  # nginx logs a websocket when it closes
     while True:
@@ -227,6 +248,8 @@ def test_both_replicas_served_sticky_websockets(cluster):
     assert all(len(upstreams) == 1 for upstreams in routes.values()), routes
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_nginx_alone_in_front_of_other_machines(cluster, tmp_path):
     """`MORE_SERVERS="host:port ..." serve_cluster.sh 0`: this machine runs nginx only, for replicas
     on other machines (here the two replicas above stand in for two machines)."""
@@ -239,6 +262,8 @@ def test_nginx_alone_in_front_of_other_machines(cluster, tmp_path):
     assert not front.group_alive() and healthy(f"http://{cluster.replicas[0]}")
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_sigterm_stops_every_process(cluster):
     cluster.proc.send_signal(signal.SIGTERM)
     assert cluster.proc.wait(timeout=30) != 0  # the script ends, reporting the signal
