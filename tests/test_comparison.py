@@ -18,7 +18,7 @@ from explorer_core.training.metrics import spearman
 from explorer_core.training.presets import Preset
 from explorer_core.viz.comparison import comparison_figure
 from tests.conftest import app_test
-from tests.test_page_similarity import tiny_shared
+from tests.models import tiny_shared
 from tests.translation import untranslated
 
 PAGE = "lessons/train_model.py"

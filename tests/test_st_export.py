@@ -37,7 +37,7 @@ def text() -> str:
 
 @pytest.mark.parametrize("algo", ALGORITHMS)
 def test_auto_tokenizer_encodes_as_we_do(algo, text, tmp_path):
-    """Every algorithm: AutoTokenizer(hf/) gives BertVocab.single's ids, truncation included."""
+    """Every algorithm: AutoTokenizer(hf/) gives BertVocab.encode's ids, truncation included."""
     from transformers import AutoTokenizer
 
     tokenizer = new_tokenizer(algo)
@@ -46,7 +46,7 @@ def test_auto_tokenizer_encodes_as_we_do(algo, text, tmp_path):
     save_checkpoint(ckpt, tmp_path)
     hf = AutoTokenizer.from_pretrained(tmp_path / "hf")
     for sentence in TEXTS:
-        ours = ckpt.vocab.single(tokenizer, sentence, 24)
+        ours = ckpt.vocab.encode(tokenizer, [sentence], max_length=24).input_ids[0].tolist()
         assert hf(sentence, truncation=True, max_length=24)["input_ids"] == ours, sentence
 
 

@@ -99,9 +99,10 @@ class Checkpoint:
         """One vector per text, (N, H); unit length unless `normalize=False`."""
         vocab = self.vocab
         limit = min(self.max_length, self.config.max_position_embeddings)
-        ids, mask = vocab.batch(self.tokenizer, list(texts), limit)
+        rows = vocab.encode(self.tokenizer, list(texts), max_length=limit)
         device = module_device(self.model)  # the model may sit on a GPU; vectors come back on CPU
-        return self.encoder(normalize).encode(ids.to(device), mask.to(device)).cpu()
+        ids, mask = rows.input_ids.to(device), rows.attention_mask.to(device)
+        return self.encoder(normalize).encode(ids, mask).cpu()
 
     def cosine(self, a: str, b: str) -> float:
         """Cosine similarity of two texts' vectors."""

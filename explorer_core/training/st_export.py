@@ -43,7 +43,7 @@ def special_tokens(tokenizer: Tokenizer, vocab: BertVocab) -> dict[str, str]:
 
 
 def hf_tokenizer_json(tokenizer: Tokenizer, max_length: int) -> str:
-    """tokenizer.json encoding a text exactly as `BertVocab.single(tokenizer, text, max_length)`.
+    """tokenizer.json encoding a text exactly as `BertVocab.encode(tokenizer, [text], max_length)`.
 
     # subtle: HF numbers an added token after the vocabulary's largest id, in the order added,
     # which is also how `BertVocab.of` numbers the specials a tokenizer lacks (ROLES order).

@@ -19,12 +19,14 @@ import torch
 from explorer_core.analysis.comparison import ComparisonRow, Contender, compare
 from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.inputs.datasets import SentencePair
-from explorer_core.training.choices import SharedModel, start_from
+from explorer_core.training.choices import SharedModel, run_memory_bytes, start_from
 from explorer_core.training.run import TrainingPlan
+from explorer_core.ui import train_run as runs
 from explorer_core.ui import training as ui
 from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
+from explorer_core.ui.train_run import MAX_SNAPSHOTS
 from explorer_core.viz.comparison import comparison_figure, comparison_frame
 
 START_KEY = "train.start_from"  # "fresh", "session" or "minilm"
@@ -34,8 +36,11 @@ COMPARE_KEY = "train.compare"  # {data key: {"rows": {model: [ComparisonRow]}, "
 MINILM_LABEL = "all-MiniLM-L6-v2"  # base_models.describe's label, kept in the run's label
 
 
-def start_panel(plan: TrainingPlan | None, running: bool) -> TrainingPlan | None:
-    """Draw "Start from"; return `plan` started there (None, with a message, when it cannot)."""
+def start_panel(
+    planned: tuple[TrainingPlan, int] | None, running: bool
+) -> tuple[TrainingPlan, int] | None:
+    """Draw "Start from"; return (plan started there, memory its run holds), or None with a
+    message when it cannot start there."""
     st.session_state.setdefault(START_KEY, "fresh")
     shared = ui.shared_model()
     choice = st.radio(
@@ -51,14 +56,20 @@ def start_panel(plan: TrainingPlan | None, running: bool) -> TrainingPlan | None
             t("cmp.device"), ("cuda", "cpu"), key=DEVICE_KEY, horizontal=True, disabled=running,
             format_func=lambda d: t(f"cmp.device.{d}"),
         )  # fmt: skip
-    if plan is None:
+    if planned is None:
         return None
+    plan, need = planned
     try:
         session = shared.checkpoint if shared else None
-        return replace(start_from(plan, choice or "fresh", session), device=device or "cpu")
+        started = replace(start_from(plan, choice or "fresh", session), device=device or "cpu")
     except (ValueError, PretrainedUnavailable) as err:
         st.error(t("cmp.start.bad", reason=str(err)))
         return None
+    if started.model_config is not plan.model_config:  # another architecture holds other memory
+        fine = started.finetune
+        need = run_memory_bytes(started.model_config, fine.batch_size, fine.max_length,
+                                MAX_SNAPSHOTS)  # fmt: skip
+    return started, need
 
 
 def _model_key(shared: SharedModel) -> str:
@@ -100,7 +111,7 @@ def comparison_panel(parts: dict[str, list[SentencePair]], data_key: str) -> Non
         return
     stores = st.session_state.setdefault(COMPARE_KEY, {})
     store = stores.setdefault(data_key, {"rows": {}, "seen": {}})
-    if not ui.is_running():
+    if not runs.is_active():
         _score_new_models(parts, store)
     order = ("lexical", "fresh", "trained", "minilm", "minilm_ft")
     rows: list[ComparisonRow] = [r for m in order for r in store["rows"].get(m, [])]
