@@ -15,8 +15,10 @@ from explorer_core.ui.chrome import translate_streamlit_texts
 from explorer_core.ui.export import image_format_switch
 from explorer_core.ui.i18n import language_switch, t
 from explorer_core.ui.nav import LESSON_FILE, available_pages
+from explorer_core.ui.throttle import throttle_reruns
 
 runtime.configure()
+throttle_reruns()  # first: a session flooding the server with reruns waits in its own thread
 
 ROOT = Path(__file__).resolve().parent
 st.set_page_config(

@@ -13,6 +13,8 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from websockets.exceptions import ConnectionClosed
+
 from bench.server_watch import ProcessSnapshot, Watcher
 from bench.st_client import Session
 
@@ -100,6 +102,9 @@ async def rerun_loop(session: Session, stop: asyncio.Event, out: list[float], pa
             out.append((await session.rerun(timeout=120)).seconds)
         except TimeoutError:
             out.append(120.0)
+        except ConnectionClosed:
+            session.dropped = True
+            return
         await asyncio.sleep(pause)
 
 
@@ -319,13 +324,16 @@ async def flood(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 -
         "sent": flood_sent,
         "flooder_runs_started": flood_runs,
         "exceptions": errors,
-        **{phase: stats(v) for phase, v in phases.items()},
+        **{f"others_{phase}": stats(v) for phase, v in phases.items()},
         **proc_numbers(before, after, watcher),
     }
     rows = [
-        (f"{options.others} others, idle", fmt(numbers["idle"])),
-        (f"  during {flood_sent / options.flood_seconds:.0f} reruns/s", fmt(numbers["flood"])),
-        ("  10 s after the flood", fmt(numbers["after"])),
+        (f"{options.others} others, idle", fmt(numbers["others_idle"])),
+        (
+            f"  during {flood_sent / options.flood_seconds:.0f} reruns/s",
+            fmt(numbers["others_flood"]),
+        ),
+        ("  10 s after the flood", fmt(numbers["others_after"])),
         ("flooder: reruns sent / runs started", f"{flood_sent} / {flood_runs}"),
         ("/_stcore/health", fmt(numbers["health"])),
         ("exception elements", str(len(errors))),

@@ -79,6 +79,7 @@ class Session:
         self._timers: dict[str, asyncio.Task] = {}
         self._done: asyncio.Queue[int] = asyncio.Queue()
         self.closed = asyncio.Event()
+        self.dropped = False  # the server closed the socket under a request
 
     # -- connection ---------------------------------------------------------------------------
 
@@ -90,7 +91,11 @@ class Session:
 
     async def connect(self) -> None:
         self._ws = await connect(
-            stream_url(self.url), subprotocols=["streamlit"], max_size=None, open_timeout=60
+            stream_url(self.url),
+            subprotocols=["streamlit"],
+            max_size=None,
+            open_timeout=60,
+            ping_interval=None,  # like a browser: a busy server is slow, not gone
         )
         self._reader = asyncio.create_task(self._read())
 
