@@ -342,4 +342,47 @@ async def flood(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 -
     return numbers, rows
 
 
+async def settle(target: Target, baseline: ProcessSnapshot, timeout: float) -> float | None:
+    """Seconds until the server has no more threads and child processes than `baseline`."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        now = target.snapshot()
+        if now.children <= baseline.children and now.threads <= baseline.threads:
+            return time.perf_counter() - start
+        await asyncio.sleep(0.5)
+    return None
+
+
+async def cleanup(target: Target, n: int = 3, budget: float = 10.0, timeout: float = 150.0) -> dict:
+    """The short version for the test suite: n sessions start short runs and go.
+
+    One run to the end first (the caches it fills stay: they are the baseline), then `n` sessions
+    press Train and vanish one second later. Returns the snapshots (baseline, during, back), the
+    seconds until threads and workers were back, and every exception element seen.
+    """
+    warm = (await open_sessions(target.url, TRAIN, 1, train_query(2, steps=2)))[0]
+    warm_run = await train_run(warm, timeout)
+    await warm.close()
+    first = target.snapshot()
+    await settle(target, first, timeout)  # the warm run's thread or worker ends
+    await asyncio.sleep(2)
+    baseline = target.snapshot()
+    sessions = await open_sessions(target.url, TRAIN, n, train_query(budget))
+    await asyncio.gather(*(s.press("train.start") for s in sessions))
+    await asyncio.sleep(1.0)
+    during = target.snapshot()
+    errors = exceptions_of([warm, *sessions])
+    await close_all(sessions)
+    back_after = await settle(target, baseline, timeout)
+    await asyncio.sleep(3)
+    return {
+        "warm_run": warm_run,
+        "baseline": baseline,
+        "during": during,
+        "back": target.snapshot(),
+        "back_after": back_after,
+        "exceptions": errors,
+    }
+
+
 SCENARIOS = {"storm": storm, "train": train, "walkaway": walkaway, "flood": flood}
