@@ -129,7 +129,7 @@ async def train_run(session: Session, timeout: float) -> dict:
         "client_seconds": time.perf_counter() - start,
         "pre_steps": int(pre.group(1)) if pre else 0,
         "fine_steps": int(fine.group(1)) if fine else 0,
-        "queued": any("queue" in t.lower() for t in texts),
+        "queued": any("in the queue" in t for t in texts),
     }
 
 
@@ -230,21 +230,21 @@ async def train(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 -
     return numbers, rows
 
 
-async def walkaway(target: Target, options, settle: float = 120.0) -> tuple[dict, list]:  # noqa: ANN001
+async def walkaway(target: Target, options, wait_back: float = 120.0) -> tuple[dict, list]:  # noqa: ANN001
     """N sessions start runs and vanish; how long until workers and memory are back."""
-    warm = await open_sessions(target.url, TRAIN, 1, train_query(options.budget))
-    await close_all(warm)
-    await asyncio.sleep(2)
-    before = target.snapshot()
+    warm_errors: list = []
+    before = None
+    if target.pid is not None:
+        _, before, warm_errors = await warm_baseline(target, wait_back)
     sessions = await open_sessions(target.url, TRAIN, options.sessions, train_query(600))
     await asyncio.gather(*(s.press("train.start") for s in sessions))
     await asyncio.sleep(options.walk_after)
-    errors = exceptions_of(sessions)
+    errors = warm_errors + exceptions_of(sessions)
     during = target.snapshot()
     await close_all(sessions)
     gone_at, workers_back, threads_back = time.perf_counter(), None, None
     after = during
-    while before is not None and time.perf_counter() - gone_at < settle:
+    while before is not None and time.perf_counter() - gone_at < wait_back:
         after = target.snapshot()
         elapsed = time.perf_counter() - gone_at
         if workers_back is None and after.children <= before.children:
@@ -271,7 +271,7 @@ async def walkaway(target: Target, options, settle: float = 120.0) -> tuple[dict
         return numbers, [("walk-away", "needs the server's process (not with --url)")]
 
     def seconds(value: float | None) -> str:
-        return f"{value:.1f} s" if value is not None else f"not within {settle:.0f} s"
+        return f"{value:.1f} s" if value is not None else f"not within {wait_back:.0f} s"
 
     rows = [
         ("sessions vanished after", f"{options.walk_after:g} s of training"),
@@ -353,25 +353,45 @@ async def settle(target: Target, baseline: ProcessSnapshot, timeout: float) -> f
     return None
 
 
+async def steady(target: Target, timeout: float, quiet: float = 3.0) -> ProcessSnapshot:
+    """The server once its thread and process counts have not changed for `quiet` seconds."""
+    start, last, since = time.perf_counter(), None, time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        now = target.snapshot()
+        counts = (now.threads, now.children)
+        if counts != last:
+            last, since = counts, time.perf_counter()
+        elif time.perf_counter() - since >= quiet:
+            return now
+        await asyncio.sleep(0.5)
+    return target.snapshot()
+
+
+async def warm_baseline(target: Target, timeout: float) -> tuple[dict, ProcessSnapshot, list]:
+    """One short run to its end (the caches it fills stay), then the server at rest.
+
+    Returns what the run reported, the baseline snapshot and its exception elements. A first run
+    may leave helpers for good (multiprocessing's resource tracker): they belong to the baseline.
+    """
+    warm = (await open_sessions(target.url, TRAIN, 1, train_query(2, steps=2)))[0]
+    run = await train_run(warm, timeout)
+    await warm.close()
+    return run, await steady(target, timeout), warm.exceptions
+
+
 async def cleanup(target: Target, n: int = 3, budget: float = 10.0, timeout: float = 150.0) -> dict:
     """The short version for the test suite: n sessions start short runs and go.
 
-    One run to the end first (the caches it fills stay: they are the baseline), then `n` sessions
-    press Train and vanish one second later. Returns the snapshots (baseline, during, back), the
-    seconds until threads and workers were back, and every exception element seen.
+    After a warm run (see `warm_baseline`), `n` sessions press Train and vanish 2 s later.
+    Returns the snapshots (baseline, during, back), the seconds until threads and workers were
+    back, and every exception element seen.
     """
-    warm = (await open_sessions(target.url, TRAIN, 1, train_query(2, steps=2)))[0]
-    warm_run = await train_run(warm, timeout)
-    await warm.close()
-    first = target.snapshot()
-    await settle(target, first, timeout)  # the warm run's thread or worker ends
-    await asyncio.sleep(2)
-    baseline = target.snapshot()
+    warm_run, baseline, errors = await warm_baseline(target, timeout)
     sessions = await open_sessions(target.url, TRAIN, n, train_query(budget))
     await asyncio.gather(*(s.press("train.start") for s in sessions))
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(2.0)
     during = target.snapshot()
-    errors = exceptions_of([warm, *sessions])
+    errors += exceptions_of(sessions)
     await close_all(sessions)
     back_after = await settle(target, baseline, timeout)
     await asyncio.sleep(3)
