@@ -22,7 +22,8 @@ ATTENTION, TRAIN = "attention", "train-model"
 LANG = "lang=en"
 BIG_STEPS = 100_000  # step counts out of reach: the time budget ends every run
 ENDED = re.compile(r"^(Finished|Stopped) after (\d+) s|^Training failed")
-PRE, FINE = re.compile(r"(\d+) pre-training"), re.compile(r"(\d+) fine-tuning")
+LABEL_STEPS = re.compile(r"(\d+) (pre-training|fine-tuning)")  # the model's label
+PROGRESS = re.compile(r"^(pre-training|fine-tuning): step (\d+)")  # the status line
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,18 @@ async def rerun_loop(session: Session, stop: asyncio.Event, out: list[float], pa
         await asyncio.sleep(pause)
 
 
+def _steps(label: str, texts: list[str]) -> dict[str, int]:
+    """Steps per phase from the model's label, else the last status lines seen."""
+    steps = {"pre-training": 0, "fine-tuning": 0}
+    found = LABEL_STEPS.findall(label)
+    for count, phase in found:
+        steps[phase] = int(count)
+    for text in texts if not found else ():
+        if match := PROGRESS.search(text):
+            steps[match.group(1)] = max(steps[match.group(1)], int(match.group(2)))
+    return steps
+
+
 async def train_run(session: Session, timeout: float) -> dict:
     """Press Train and wait until the page says the run ended; what the page reported."""
     start = time.perf_counter()
@@ -119,16 +132,20 @@ async def train_run(session: Session, timeout: float) -> dict:
         if ended:
             break
         await asyncio.sleep(0.5)
-    await asyncio.sleep(1.5)  # the page redraws once more with the model's label
-    texts = session.seen.texts[seen:]
-    label = next((t for t in reversed(texts) if "trained in this session" in t), "")
-    pre, fine = PRE.search(label), FINE.search(label)
+    label = ""
+    for _ in range(20):  # the page redraws once more with the model's label
+        texts = session.seen.texts[seen:]
+        label = next((t for t in reversed(texts) if "trained in this session: " in t), "")
+        if label or not ended:
+            break
+        await asyncio.sleep(0.5)
+    steps = _steps(label, texts)
     return {
         "ended": ended.group(0) if ended else None,
         "server_seconds": int(ended.group(2)) if ended and ended.group(2) else None,
         "client_seconds": time.perf_counter() - start,
-        "pre_steps": int(pre.group(1)) if pre else 0,
-        "fine_steps": int(fine.group(1)) if fine else 0,
+        "pre_steps": steps["pre-training"],
+        "fine_steps": steps["fine-tuning"],
         "queued": any("in the queue" in t for t in texts),
     }
 
