@@ -9,16 +9,11 @@ Full numbers: `python bench/classroom_load.py`.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import time
 
 import pytest
 
 pytestmark = pytest.mark.slow
-
-# Runs in worker processes (issue #13) give their threads and memory back when their sessions go;
-# runs as threads of the server kept training after their tab closed and kept ~80% more memory.
-PROCESS_RUNS = importlib.util.find_spec("explorer_core.training.worker") is not None
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +26,6 @@ def server():
         yield Target(url, pid)
 
 
-@pytest.mark.xfail(
-    not PROCESS_RUNS, strict=True, reason="training runs are threads of the server (no worker)"
-)
 def test_sessions_that_train_and_go_leave_the_server_as_it_was(server):
     from bench.load_scenarios import cleanup
 
