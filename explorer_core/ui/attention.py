@@ -26,6 +26,7 @@ from explorer_core.ui.state import SHARED_MODEL
 
 SOURCES = ("fresh", "trained", "pretrained")
 FRESH_SEED = 0
+DEFAULT_TEXT = "The cat sat on the mat because it was tired."  # the page's (and warm-up's) sentence
 
 
 class SourceUnavailable(RuntimeError):
@@ -126,6 +127,13 @@ def encode(tokenizer: Tokenizer, texts: list[str], pair: str | None = None) -> E
         masks = [[1] * len(r) + [0] * (width - len(r)) for r in bodies]
         types = [[0] * width for _ in bodies]
     return Encoded([token_strings(tokenizer, r) for r in rows], rows, types, masks)
+
+
+def batch_key(enc: Encoded) -> tuple[tuple, tuple, tuple]:
+    """The batch as hashable tuples (ids, token types, mask): `run_attention`'s cache key."""
+    return tuple(
+        tuple(map(tuple, rows)) for rows in (enc.input_ids, enc.token_type_ids, enc.attention_mask)
+    )
 
 
 @dataclass(frozen=True)

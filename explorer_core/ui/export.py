@@ -15,6 +15,7 @@ only when the button is clicked (a callable), so a page pays nothing for buttons
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -97,12 +98,25 @@ def presented(fig: go.Figure) -> go.Figure:
     return big
 
 
-def show_chart(fig: go.Figure, key: str, container: Any = None) -> None:
-    """Draw `fig` (in `container`, e.g. a column; default the page) with PNG/SVG download."""
+def show_chart(
+    fig: go.Figure, key: str, container: Any = None, *,
+    on_click: Callable[..., None] | None = None, click_args: tuple = (),
+) -> None:  # fmt: skip
+    """Draw `fig` (in `container`, e.g. a column; default the page) with PNG/SVG download.
+
+    `on_click(key, *click_args)` makes the chart clickable: it runs before the rerun that a click
+    on a point or cell starts, and finds the clicked points in
+    `st.session_state[key]["selection"]["points"]` (each with its `x`, `y`, and `z` for a heatmap).
+    """
     where = container if container is not None else st
     if st.session_state.get(PRESENT_KEY):
         fig = presented(fig)
-    where.plotly_chart(fig, key=key, config=chart_config(key, image_format(), button_texts()))
+    config = chart_config(key, image_format(), button_texts())
+    if on_click is None:
+        where.plotly_chart(fig, key=key, config=config)
+        return
+    clicked = functools.partial(on_click, key, *click_args)  # plotly_chart passes no arguments
+    where.plotly_chart(fig, key=key, config=config, on_select=clicked, selection_mode="points")
 
 
 def download(
