@@ -18,7 +18,8 @@ file with every sample. A benchmark, not a test: timings depend on the machine's
 
     python bench/page_latency.py [--reps 10] [--quick] [--pages attention,lesson] [--json PATH]
 
-`--quick` (under 5 minutes): one cold start, the main change of each page, 10 repetitions.
+`--quick` (under 5 minutes): one cold start, the main change of each page (10 repetitions), and
+page switches pooled over all pages (two rounds through the navigation, >= 10 switches).
 """
 
 from __future__ import annotations
@@ -435,6 +436,9 @@ def report(result: dict) -> None:
         print(f"   {'page switch':<16} {'':>19}  {fmt(switch, TARGETS['switch']):>20}")
         if first:
             print(f"   {'first visit':<16} {'':>19}  {fmt(first, TARGETS['first']):>20}")
+    every = [ms for times in result["switches"].values() for ms in times]
+    print(f"\npage switches, all pages pooled (n={len(every)}): "
+          f"{fmt(summary(every), TARGETS['switch'])}")  # fmt: skip
     cold = summary([c["start"] for c in result["cold"]])
     print(f"\ncold start to first painted page: {fmt(cold, TARGETS['cold'])}")
     if result["errors"]:
@@ -474,7 +478,8 @@ def main() -> None:
             for spec in pages:
                 print(f"page /{spec.path} ...", file=sys.stderr)
                 result["changes"][spec.path] = warm_page(tab, spec, args.reps, args.quick)
-            result["switches"] = page_switches(tab, pages, args.reps)
+            cycles = max(2, -(-10 // len(pages))) if args.quick else args.reps  # >= 10 switches
+            result["switches"] = page_switches(tab, pages, cycles)
             result["errors"] = tab.errors
         finally:
             server.stop()

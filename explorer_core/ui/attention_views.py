@@ -153,12 +153,12 @@ def one_head(shown: Shown, layer: int, head: int, query: int, key: int) -> None:
     segments = shown.enc.token_type_ids[row] if shown.pair else None
     col_w, col_s = st.columns(2)
     pick = {"on_click": pick_clicked, "click_args": (labels,)}
-    show_chart(viz.head_figure(weights, labels, title=t("attn.head.title", layer=layer, head=head),
-                               value_title=t("attn.axis.weight"), segments=segments, **axes),
-               "attn.chart.head", col_w, **pick)  # fmt: skip
-    show_chart(viz.scores_figure(scores, labels, value_title=t("attn.axis.score"),
-                                 title=t("attn.scores.title", layer=layer, head=head), **axes),
-               "attn.chart.scores", col_s, **pick)  # fmt: skip
+    fig = viz.head_figure(weights, labels, title=t("attn.head.title", layer=layer, head=head),
+                          value_title=t("attn.axis.weight"), segments=segments, **axes)  # fmt: skip
+    show_chart(viz.add_click_targets(fig, labels, (query, key)), "attn.chart.head", col_w, **pick)
+    title = t("attn.scores.title", layer=layer, head=head)
+    fig = viz.scores_figure(scores, labels, value_title=t("attn.axis.score"), title=title, **axes)
+    show_chart(viz.add_click_targets(fig, labels, (query, key)), "attn.chart.scores", col_s, **pick)
     st.caption(t("attn.head.caption", src=shown.caption) + " " + t("attn.cell.click"))
     st.subheader(t("attn.cell.title"))
     cell = explain(shown.source, shown.enc, row, shown.causal, layer=layer - 1, head=head - 1,

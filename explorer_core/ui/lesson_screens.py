@@ -180,19 +180,20 @@ def screen_attention(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - col
     )  # fmt: skip
     fig.update_traces(textfont_size=CELL_FONT)
     fig.update_layout(height=min(fig.layout.height, MAX_HEIGHT))  # long sentences: scroll less
-    show_chart(fig, "lesson.chart.attention", right, on_click=pick_cell, click_args=(labels,))
     tokens = list(lesson.row.tokens)
+    query = min(int(st.session_state.get("lesson.token") or 0), len(lesson.row.tokens) - 1)
+    best = int(weights[query].argmax())
+    key = st.session_state.get(CELL_KEY, best)
+    key = key if 0 <= key < len(tokens) else best  # a shorter sentence since the click
+    fig = viz_attn.add_click_targets(fig, labels, (query, key))
+    show_chart(fig, "lesson.chart.attention", right, on_click=pick_cell, click_args=(labels,))
     download_csv(lambda w=weights, k=tokens: labelled_matrix(w, k, k),
                  f"lesson-attention-L{layer}-H{head}", "lesson.csv.attention", left,
                  index=True)  # fmt: skip
-    query = min(int(st.session_state.get("lesson.token") or 0), len(lesson.row.tokens) - 1)
-    best = int(weights[query].argmax())
     numbers = {"query": lesson.row.tokens[query], "read": lesson.row.tokens[best],
                "weight": float(weights[query, best])}  # fmt: skip
     caption = t("lesson.attention.caption", layer=layer, head=head, **numbers)
     right.caption(caption + " " + t("lesson.attention.click") + " " + lesson.source)
-    key = st.session_state.get(CELL_KEY, best)
-    key = key if 0 <= key < len(tokens) else best  # a shorter sentence since the click
     cell = data.cell(tuple(lesson.row.ids), layer - 1, head - 1, query, key)
     left.markdown(t("attn.cell.formula", **viz_attn.cell_numbers(cell, labels)))
 
