@@ -95,7 +95,13 @@ PAGES = (
     Page(
         "train-tokenizer",
         (
-            Change("step k", "slider", "tok.train.k", main=True),
+            Change(
+                "step k",
+                "slider",
+                "tok.train.k",
+                main=True,
+                prepare=(("button", "tok.train.go", 0),),
+            ),
             Change("algorithm", "select", "tok.train.algo", (1, 0)),
         ),
     ),
