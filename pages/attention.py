@@ -85,6 +85,7 @@ source_caption = t(f"attn.src.caption.{kind}", label=source.label)
 
 @st.fragment  # layer, head, view, query, key and a clicked cell rerun only this part
 def per_head(source, enc, run, texts, causal, pair, caption) -> None:  # noqa: ANN001
+    init(DEFAULTS)  # a fragment rerun: keys of widgets the last run did not draw are gone
     row = 0
     if mode == "batch":
         st.dataframe(viz.batch_frame(enc.tokens, enc.attention_mask, t("attn.pad_col")))

@@ -76,6 +76,7 @@ hidden = parts["sum"].shape[-1]
 # 2) one token, stage by stage
 @st.fragment  # the token and the number of dimensions rerun only this part
 def one_token(source, parts, labels, segments, stage_names, caption) -> None:  # noqa: ANN001
+    init(DEFAULTS)  # a fragment rerun: keys of widgets the last run did not draw are gone
     st.subheader(t("emb.sum.token.head"))
     names = [f"{label} ({'AB'[segment]})" for label, segment in zip(labels, segments, strict=True)]
     pick = pick_token("emb.sum.pick", t("emb.sum.pick"), names, linked=True)

@@ -63,6 +63,7 @@ def deeper(name: str, where) -> None:  # noqa: ANN001 - a column
 # the sentences rerun only the lesson, not the app's shell around it.
 @st.fragment
 def lesson_page() -> None:
+    init(DEFAULTS)  # a fragment rerun: keys of widgets the last run did not draw are gone
     title = st.empty()
     nav, body, footer = st.container(), st.container(), st.container()
     with footer.expander(t("lesson.sentences"), icon=":material/edit:"):

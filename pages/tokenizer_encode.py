@@ -52,6 +52,7 @@ if len(text) > cache.MAX_CHARS:
 
 @st.fragment  # picking another tokenizer reruns only this part, not the comparison below
 def one_tokenizer(text: str, specials: bool) -> None:
+    init(DEFAULTS)  # a fragment rerun: keys of widgets the last run did not draw are gone
     source = st.selectbox(
         t("tok.encode.source"), sources, key="tok.encode.source", format_func=source_name
     )

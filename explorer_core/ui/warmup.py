@@ -47,9 +47,9 @@ def warm() -> dict[str, float]:
         try:
             step()
         except Exception:  # noqa: BLE001 - e.g. MiniLM not installed: its pages say so
-            LOG.info("warm-up step %s failed", name, exc_info=True)
+            LOG.log(logging.WARNING, "warm-up step %s failed", name, exc_info=True)
         took[name] = time.perf_counter() - began
-    LOG.info("warm-up done: %s", {k: round(v, 2) for k, v in took.items()})
+    LOG.log(logging.INFO, "warm-up done: %s", {k: round(v, 2) for k, v in took.items()})
     return took
 
 
@@ -62,6 +62,21 @@ def _torch() -> None:
 def _imports() -> None:
     for module in MODULES:
         importlib.import_module(module)
+
+
+def _charts() -> None:
+    """Build and serialise one heatmap and one bar chart: plotly loads its validators on first use
+    (~0.8 s), which would otherwise fall on the first chart a visitor opens."""
+    import numpy as np
+
+    from explorer_core.viz import attention, embedding
+
+    labels = attention.token_labels(["[CLS]", "warm", "[SEP]"])
+    blank = dict.fromkeys(("title", "query_title", "key_title", "value_title"), "")  # never shown
+    fig = attention.head_figure(np.eye(3), labels, **blank)
+    attention.add_click_targets(fig, labels, (0, 0)).to_json()
+    blank = dict.fromkeys(("title", "x_title", "y_title"), "")
+    embedding.vector_bar(np.ones(3), **blank).to_json()
 
 
 def _minilm() -> None:
@@ -94,6 +109,6 @@ def _tokenizers() -> None:
 
 
 STEPS = (
-    ("torch", _torch), ("minilm", _minilm), ("imports", _imports), ("runs", _default_runs),
-    ("tokenizers", _tokenizers),
+    ("torch", _torch), ("minilm", _minilm), ("imports", _imports), ("charts", _charts),
+    ("runs", _default_runs), ("tokenizers", _tokenizers),
 )  # fmt: skip
