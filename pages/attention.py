@@ -6,7 +6,6 @@ import streamlit as st
 
 from explorer_core.ui import attention_views as views
 from explorer_core.ui.attention import (
-    DEFAULT_TEXT,
     SOURCES,
     SourceUnavailable,
     batch_key,
@@ -16,13 +15,13 @@ from explorer_core.ui.attention import (
     snapshots,
 )
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import bound, init, share_link, url_synced
+from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.viz import attention as viz
 
 MODES, VIEWS = ("single", "pair", "batch"), ("head", "overview", "masks")
 DEFAULTS = {
     "attn.source": "pretrained", "attn.mode": "single", "attn.view": "head",
-    "attn.text": DEFAULT_TEXT,
+    "attn.text": "The cat sat on the mat because it was tired.",  # = DEFAULT_TEXT (warmed up)
     "attn.a": "The cat sat on the mat.", "attn.b": "It fell asleep in the sun.",
     "attn.batch": "The cat sat.\nA dog barked at the mailman all morning.\nHello!",
     "attn.causal": False, "attn.row": 0, "attn.layer": 1, "attn.head": 1,
@@ -55,7 +54,13 @@ else:
     raw = st.text_area(t("attn.batch"), key="attn.batch", help=t("attn.batch.help"))
     texts = [line.strip() for line in raw.splitlines() if line.strip()][:8]
 causal = st.toggle(t("attn.causal"), help=t("attn.causal.help"), **bound("attn.causal", DEFAULTS))
-link = share_link(LINKED, defaults=DEFAULTS)
+link = link_slot()  # the box is drawn in the fragment below, or before a stop
+
+
+def stop() -> None:
+    share_link(LINKED, link, DEFAULTS)  # error views keep their link
+    st.stop()
+
 
 snaps, snapshot = snapshots() if kind == "trained" else (), None
 if len(snaps) > 1:  # before / during / after training, from the Train page
@@ -69,16 +74,16 @@ try:
     source = model_source(kind, snapshot)
 except SourceUnavailable as err:
     st.warning(t(err.key))
-    st.stop()
+    stop()
 if not texts or not all(text.strip() for text in texts) or (pair is not None and not pair.strip()):
     st.warning(t("attn.empty"))
-    st.stop()
+    stop()
 enc = encode(source.tokenizer, texts, pair)
 config = source.model.config
 length = len(enc.input_ids[0])
 if config.position_embedding_type == "learned" and length > config.max_position_embeddings:
     st.error(t("attn.too_long", n=length, limit=config.max_position_embeddings))
-    st.stop()
+    stop()
 run = run_attention(source.key, source.model, *batch_key(enc), causal)
 source_caption = t(f"attn.src.caption.{kind}", label=source.label)
 

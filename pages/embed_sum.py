@@ -69,55 +69,43 @@ download_json(lambda: tables.embedding_parts_record(labels, ids, segments, parts
               "embedding-parts", "emb.sum.dl.parts", row, label=t("emb.sum.dl.parts"))  # fmt: skip
 st.caption(t("emb.sum.table.caption") + " " + caption)
 
-
-hidden = parts["sum"].shape[-1]
-
-
 # 2) one token, stage by stage
-@st.fragment  # the token and the number of dimensions rerun only this part
-def one_token(source, parts, labels, segments, stage_names, caption) -> None:  # noqa: ANN001
-    init(DEFAULTS)  # a fragment rerun: keys of widgets the last run did not draw are gone
-    st.subheader(t("emb.sum.token.head"))
-    names = [f"{label} ({'AB'[segment]})" for label, segment in zip(labels, segments, strict=True)]
-    pick = pick_token("emb.sum.pick", t("emb.sum.pick"), names, linked=True)
-    dims = st.slider(
-        t("emb.sum.dims"), **bound("emb.sum.dims", DEFAULTS, span=(4, min(64, hidden)))
-    )
-    show_chart(
-        viz.stage_figure(
-            parts,
-            pick,
-            stage_names,
-            dims,
-            title=t("emb.sum.stage.title", token=labels[pick], pos=pick),
-            x_title=t("emb.tokens.axis.dim"),
-            y_title=t("emb.sum.axis.stage"),
-            value_title=t("emb.tokens.axis.value"),
-        ),
-        "emb.sum.stage_chart",
-    )
-    st.caption(t("emb.sum.stage.caption", dims=dims, hidden=hidden) + " " + caption)
+st.subheader(t("emb.sum.token.head"))
+names = [f"{label} ({'AB'[segment]})" for label, segment in zip(labels, segments, strict=True)]
+pick = pick_token("emb.sum.pick", t("emb.sum.pick"), names, linked=True)
+hidden = parts["sum"].shape[-1]
+dims = st.slider(t("emb.sum.dims"), **bound("emb.sum.dims", DEFAULTS, span=(4, min(64, hidden))))
+show_chart(
+    viz.stage_figure(
+        parts,
+        pick,
+        stage_names,
+        dims,
+        title=t("emb.sum.stage.title", token=labels[pick], pos=pick),
+        x_title=t("emb.tokens.axis.dim"),
+        y_title=t("emb.sum.axis.stage"),
+        value_title=t("emb.tokens.axis.value"),
+    ),
+    "emb.sum.stage_chart",
+)
+st.caption(t("emb.sum.stage.caption", dims=dims, hidden=hidden) + " " + caption)
 
-    trace = layer_norm_trace(parts["sum"][0, pick], source.embeddings.LayerNorm)
-    m1, m2 = st.columns(2)
-    m1.metric(t("emb.sum.ln.mean"), f"{float(trace['mean']):.4f}")
-    m2.metric(t("emb.sum.ln.std"), f"{float(trace['std']):.4f}")
-    st.markdown(t("emb.sum.ln.explain"))
-    ln_frame = tables.series_frame(
-        {"dim": range(dims), "x": parts["sum"][0, pick, :dims],
-         **{name: trace[name][:dims] for name in ("normalised", "gamma", "beta", "output")}}
-    )  # fmt: skip
-    st.dataframe(
-        ln_frame.rename(columns={"dim": t("emb.tokens.axis.dim"), "x": t("emb.sum.ln.x"),
-                                 "normalised": t("emb.sum.ln.norm"), "gamma": "γ", "beta": "β",
-                                 "output": t("emb.sum.ln.out")}),
-        hide_index=True,
-    )  # fmt: skip
-    download_csv(ln_frame, f"layer-norm-{pick}", "emb.sum.dl.ln", label=t("emb.sum.dl.ln"))
-    share_link(LINKED, link, DEFAULTS)
-
-
-one_token(source, parts, labels, segments, stage_names, caption)
+trace = layer_norm_trace(parts["sum"][0, pick], source.embeddings.LayerNorm)
+m1, m2 = st.columns(2)
+m1.metric(t("emb.sum.ln.mean"), f"{float(trace['mean']):.4f}")
+m2.metric(t("emb.sum.ln.std"), f"{float(trace['std']):.4f}")
+st.markdown(t("emb.sum.ln.explain"))
+ln_frame = tables.series_frame(
+    {"dim": range(dims), "x": parts["sum"][0, pick, :dims],
+     **{name: trace[name][:dims] for name in ("normalised", "gamma", "beta", "output")}}
+)  # fmt: skip
+st.dataframe(
+    ln_frame.rename(columns={"dim": t("emb.tokens.axis.dim"), "x": t("emb.sum.ln.x"),
+                             "normalised": t("emb.sum.ln.norm"), "gamma": "γ", "beta": "β",
+                             "output": t("emb.sum.ln.out")}),
+    hide_index=True,
+)  # fmt: skip
+download_csv(ln_frame, f"layer-norm-{pick}", "emb.sum.dl.ln", label=t("emb.sum.dl.ln"))
 
 # 3) what enters layer 1, every token at once
 st.subheader(t("emb.sum.overview.head"))

@@ -10,7 +10,7 @@ from explorer_core.files import tables
 from explorer_core.ui import tokens as cache
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import bound, init, share_link, url_synced
+from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.viz import tokens as viz
 
 sources = cache.available_sources()
@@ -37,16 +37,20 @@ def source_name(source: str, short: bool = False) -> str:
 st.title(t("tok.encode.title"))
 st.markdown(t("tok.encode.intro"))
 text = st.text_area(t("tok.encode.text"), height=110, **bound("tok.encode.text", DEFAULTS))
-specials = st.toggle(
-    t("tok.encode.specials"), help=t("tok.encode.specials.help"),
-    **bound("tok.encode.specials", DEFAULTS),
-)  # fmt: skip
-link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
-if not text:
-    st.warning(t("tok.encode.empty"))
-    st.stop()
-if len(text) > cache.MAX_CHARS:
-    st.error(t("tok.encode.too_long", n=len(text), limit=cache.MAX_CHARS))
+switches = st.container(horizontal=True)
+with switches:
+    specials = st.toggle(
+        t("tok.encode.specials"), help=t("tok.encode.specials.help"),
+        **bound("tok.encode.specials", DEFAULTS),
+    )  # fmt: skip
+    compare = st.toggle(t("tok.encode.compare"), **bound("tok.encode.compare", DEFAULTS))
+link = link_slot()  # the box is drawn in the fragment below, or before a stop
+if not text or len(text) > cache.MAX_CHARS:
+    if not text:
+        st.warning(t("tok.encode.empty"))
+    else:
+        st.error(t("tok.encode.too_long", n=len(text), limit=cache.MAX_CHARS))
+    share_link(LINKED, link, DEFAULTS)  # error views keep their link
     st.stop()
 
 
@@ -63,6 +67,7 @@ def one_tokenizer(text: str, specials: bool) -> None:
             counts = cache.corpus_counts(count_key, tokenizer)
     except PretrainedUnavailable as err:
         st.error(t("tok.encode.unavailable", error=err))
+        share_link(LINKED, link, DEFAULTS)
         st.stop()
     tokens = cache.encoded(count_key, tokenizer, text, specials)
     m1, m2, m3 = st.columns(3)
@@ -95,7 +100,7 @@ one_tokenizer(text, specials)
 
 # 3) every tokenizer side by side (trains the defaults once per server: behind a toggle)
 st.subheader(t("tok.encode.compare.head"))
-if st.toggle(t("tok.encode.compare"), **bound("tok.encode.compare", DEFAULTS)):
+if compare:
     rows = {}
     with st.spinner(t("tok.encode.training")):
         for other in sources:
@@ -132,4 +137,3 @@ if st.toggle(t("tok.encode.compare"), **bound("tok.encode.compare", DEFAULTS)):
     )
     show_chart(figure, "tok.encode.chart")
     st.caption(t("tok.encode.chart.caption", vocab=cache.DEFAULT_VOCAB))
-share_link(LINKED, link, DEFAULTS)

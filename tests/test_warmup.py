@@ -62,3 +62,9 @@ def test_a_failing_step_does_not_stop_the_others(monkeypatch):
     monkeypatch.setattr(warmup, "STEPS", (("broken", broken), ("next", lambda: done.append(1))))
     assert set(warmup.warm()) == {"broken", "next"}
     assert done == [1]
+
+
+def test_the_warm_up_runs_the_attention_pages_default_sentence():
+    from explorer_core.ui.attention import DEFAULT_TEXT
+
+    assert f'"attn.text": "{DEFAULT_TEXT}"' in (ROOT / "pages" / "attention.py").read_text()

@@ -26,7 +26,9 @@ from explorer_core.ui.state import SHARED_MODEL
 
 SOURCES = ("fresh", "trained", "pretrained")
 FRESH_SEED = 0
-DEFAULT_TEXT = "The cat sat on the mat because it was tired."  # the page's (and warm-up's) sentence
+# The Attention page's default sentence, which the warm-up runs MiniLM on. The page writes it out
+# as a literal: a lesson pack reads each setting's kind from the page's DEFAULTS.
+DEFAULT_TEXT = "The cat sat on the mat because it was tired."
 
 
 class SourceUnavailable(RuntimeError):
