@@ -65,30 +65,30 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def streamlit_command() -> list[str]:
+    """`streamlit run app.py`, the standard start (scripts/run.sh runs the same), from this venv."""
+    return [str(Path(sys.executable).with_name("streamlit")), "run", "app.py"]
+
+
 @contextmanager
-def streamlit_server() -> Iterator[str]:
-    """Run the app on a free port; yield its base URL once /_stcore/health answers ok."""
-    port = free_port()
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "EXPLORER_TORCH_THREADS": "1"}
+def streamlit_server(port: int | None = None, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run `streamlit run app.py` (no flags) on a free port; yield its base URL once
+    /_stcore/health answers ok. Port and address come from Streamlit's own environment variables,
+    so the command line is exactly the one a teacher types."""
+    port = port or free_port()
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "EXPLORER_TORCH_THREADS": "1",
+        "STREAMLIT_SERVER_PORT": str(port),
+        "STREAMLIT_SERVER_ADDRESS": "127.0.0.1",
+        "STREAMLIT_SERVER_HEADLESS": "true",
+        "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+        **(env or {}),
+    }
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "serve.py"),  # what scripts/run.sh starts
-            str(ROOT / "app.py"),
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+        streamlit_command(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -126,8 +126,9 @@ class BrowserSession:
 
     def open(self, url_path: str, query: str = "", wait_text: str | None = None, timeout=90_000):
         """Go to `url_path` ("" is the home page at /) and wait until it has run (and shows
-        `wait_text`). Fails if the app answers "Page not found": scripts/serve.py makes even a fresh
-        server's first deep link go through app.py's navigation, so no test closes that dialog."""
+        `wait_text`). Fails if the app answers "Page not found": with no `pages/` folder beside
+        app.py even a fresh server's first deep link goes through app.py's navigation, so no test
+        closes that dialog."""
         suffix = f"?{query}" if query else ""
         self.page.goto(f"{self.base_url}/{url_path}{suffix}", timeout=timeout)
         self.wait_idle(wait_text, timeout)

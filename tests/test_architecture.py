@@ -118,7 +118,7 @@ def used_text_keys(path) -> set[str]:
 
 
 def test_every_literal_text_key_used_by_pages_exists():
-    files = [ROOT / "app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("explorer_core/ui/*.py")]
+    files = [ROOT / "app.py", *ROOT.glob("lessons/*.py"), *ROOT.glob("explorer_core/ui/*.py")]
     for path in files:
         missing = used_text_keys(path) - CATALOGUE["en"].keys()
         assert not missing, f"{path.name} uses unknown text keys {sorted(missing)}"
@@ -155,7 +155,7 @@ def test_every_chart_goes_through_show_chart():
     would silently miss both."""
     drawing = [
         ROOT / "app.py",
-        *(ROOT / "pages").glob("*.py"),
+        *(ROOT / "lessons").glob("*.py"),
         *(ROOT / "explorer_core").rglob("*.py"),
     ]
     bare = [

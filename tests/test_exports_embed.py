@@ -25,7 +25,7 @@ def read_csv(data: bytes, **kwargs) -> pd.DataFrame:
 
 def test_sinusoidal_table_similarity_and_rope_downloads_match_the_formulas():
     with recording():
-        at = app_test("pages/embed_positions.py", state=SMALL)
+        at = app_test("lessons/embed_positions.py", state=SMALL)
     assert not at.exception
     keys = ("table", "similarity", "rotation", "spectrum", "decay")
     assert {f"emb.pos.dl.{k}" for k in keys} <= set(buttons(at))
@@ -47,7 +47,7 @@ def test_sinusoidal_table_similarity_and_rope_downloads_match_the_formulas():
 
 def test_rotary_table_is_labelled_by_pair():
     with recording():
-        at = app_test("pages/embed_positions.py", state={**SMALL, "emb.pos.scheme": "rotary"})
+        at = app_test("lessons/embed_positions.py", state={**SMALL, "emb.pos.scheme": "rotary"})
     table = read_csv(download_bytes(at, "emb.pos.dl.table"), index_col="position")
     assert table.shape == (32, 8) and table.columns[-1] == "pair_7"
     np.testing.assert_allclose(table.to_numpy(), pa.rope_cos_table(32, 16, 100.0), atol=1e-7)
@@ -67,7 +67,7 @@ def test_embedding_sum_parts_and_tables_match_the_page():
     state = {"emb.sum.a": "The cat sat.", "emb.sum.b": "It slept.", "emb.sum.pick": 2,
              "emb.sum.dims": 8}  # fmt: skip
     with recording():
-        at = app_test("pages/embed_sum.py", state=state, timeout=120)
+        at = app_test("lessons/embed_sum.py", state=state, timeout=120)
     assert not at.exception
     keys = {"emb.sum.dl.table", "emb.sum.dl.parts", "emb.sum.dl.ln", "emb.sum.dl.output"}
     assert keys <= set(buttons(at))

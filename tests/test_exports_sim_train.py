@@ -17,7 +17,7 @@ from tests.downloads import buttons, download_bytes, recording
 from tests.test_exports_tokens import read_projector
 from tests.test_page_similarity import GUITAR, tiny_shared
 
-SIM = "pages/similarity.py"
+SIM = "lessons/similarity.py"
 LINES = [*GUITAR, "今天股市大幅下跌。"]
 
 
@@ -111,7 +111,7 @@ def test_train_page_offers_the_whole_log_of_its_run():
     from tests.test_page_train_model import small, wait_for_end
 
     with recording():
-        at = small(app_test("pages/train_model.py"), pre=2, fine=4)
+        at = small(app_test("lessons/train_model.py"), pre=2, fine=4)
         at.button(key="train.start").click().run()
         wait_for_end(at)
     assert not at.exception

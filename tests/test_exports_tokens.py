@@ -37,7 +37,7 @@ def test_token_table_ids_and_comparison_downloads_match_the_page(minilm_dir):
     from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
     with recording():
-        at = app_test("pages/tokenizer_encode.py", timeout=180)
+        at = app_test("lessons/tokenizer_encode.py", timeout=180)
     assert not at.exception
     assert {"tok.encode.dl.table", "tok.encode.dl.ids", "tok.encode.dl.compare"} <= set(buttons(at))
     text = at.session_state["tok.encode.text"]
@@ -78,7 +78,7 @@ def test_embedding_rows_and_projector_files_are_minilms_exact_rows(minilm_dir):
     from explorer_core.bert.embeddings import load_word_embedding_matrix
 
     with recording():
-        at = app_test("pages/embed_tokens.py", timeout=120)
+        at = app_test("lessons/embed_tokens.py", timeout=120)
     assert not at.exception
     keys = {"emb.tokens.dl.window", "emb.tokens.dl.rows_csv", "emb.tokens.dl.rows_json",
             "emb.tokens.dl.map", "emb.tokens.dl.neighbours"}  # fmt: skip

@@ -13,7 +13,11 @@ from tests.translation import foreign, hard_coded, untranslated
 
 # Every file that draws: the shell, the pages and the UI layer (its catalogue is the text itself).
 DRAWING_FILES = sorted(
-    [ROOT / "app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "explorer_core" / "ui").glob("*.py")]
+    [
+        ROOT / "app.py",
+        *(ROOT / "lessons").glob("*.py"),
+        *(ROOT / "explorer_core" / "ui").glob("*.py"),
+    ]
 )
 
 
@@ -92,11 +96,11 @@ def test_untranslated_text_is_recognised(text, expected):
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("page", "state"),
-    [("pages/attention.py", {"attn.view": "masks", "attn.mode": "pair"}),
-     ("pages/attention.py", {"attn.view": "overview"}),
-     ("pages/embed_tokens.py", {"emb.tokens.map": True}),
-     ("pages/embed_positions.py", {"emb.pos.rope": True}),
-     ("pages/embed_sum.py", {"emb.sum.overview": True})],
+    [("lessons/attention.py", {"attn.view": "masks", "attn.mode": "pair"}),
+     ("lessons/attention.py", {"attn.view": "overview"}),
+     ("lessons/embed_tokens.py", {"emb.tokens.map": True}),
+     ("lessons/embed_positions.py", {"emb.pos.rope": True}),
+     ("lessons/embed_sum.py", {"emb.sum.overview": True})],
     ids=["attention-masks", "attention-overview", "embed-map", "positions-rope", "sum-overview"],
 )  # fmt: skip
 def test_views_behind_switches_are_translated_too(page, state):
@@ -116,7 +120,7 @@ def test_a_trained_tokenizer_is_shown_in_chinese(algo):
     tokenizer = new_tokenizer(algo)
     trace = tokenizer.train(builtin_corpus("mixed")[:4000], 600)
     result = (tokenizer, trace, algo, "内置语料")
-    at = app_test("pages/tokenizer_train.py", state={"lang": "zh", "tok.train.result": result})
+    at = app_test("lessons/tokenizer_train.py", state={"lang": "zh", "tok.train.result": result})
     assert not at.exception, [e.message for e in at.exception]
     assert at.dataframe, "the merge table is shown"
     assert not untranslated(at), untranslated(at)

@@ -13,7 +13,7 @@ from explorer_core.ui.state import SHARED_MODEL
 from tests.charts import figures, plot_array
 from tests.conftest import app_test
 
-PAGE = "pages/attention.py"
+PAGE = "lessons/attention.py"
 
 
 def z_of(figure: dict) -> list[list[float]]:

@@ -7,7 +7,7 @@ import pytest
 from tests.charts import figures, plot_array
 from tests.conftest import app_test
 
-PAGE = "pages/bert_inputs.py"
+PAGE = "lessons/bert_inputs.py"
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from explorer_core.bert.positional import sinusoidal_table
 from tests.charts import chart_array, figure_with_title
 from tests.conftest import app_test
 
-PAGE = "pages/embed_positions.py"
+PAGE = "lessons/embed_positions.py"
 SMALL = {"emb.pos.length": 32, "emb.pos.dim": 16, "emb.pos.trained": 16}
 
 

@@ -13,7 +13,7 @@ from tests.test_page_embed_tokens import (
     lab_tokenizer,
 )
 
-PAGE = "pages/embed_sum.py"
+PAGE = "lessons/embed_sum.py"
 PAIR = {"emb.sum.a": "The cat sat.", "emb.sum.b": "It slept."}
 
 

@@ -11,7 +11,7 @@ import torch
 from tests.charts import chart_array, figure_with_title
 from tests.conftest import app_test
 
-PAGE = "pages/embed_tokens.py"
+PAGE = "lessons/embed_tokens.py"
 
 
 def _minilm_weight(minilm_dir) -> torch.Tensor:
@@ -183,6 +183,6 @@ def test_missing_pretrained_model_is_explained(no_minilm):
     at = app_test(PAGE, state={"emb.tokens.source": "fresh"})
     assert not at.exception
     assert "No tokenizer is available" in at.warning[0].value
-    at = app_test("pages/embed_positions.py", state={"emb.pos.scheme": "learned"})
+    at = app_test("lessons/embed_positions.py", state={"emb.pos.scheme": "learned"})
     assert not at.exception
     assert "pretrained MiniLM model is not available" in at.warning[0].value

@@ -49,7 +49,7 @@ def upload(at: AppTest, data: bytes, name: str = "lesson.zip") -> AppTest:
 def teacher() -> tuple[dict, bytes]:
     """The teacher's session after training a character BPE in the Lab; its state and pack."""
     at = open_app()
-    at.switch_page("pages/tokenizer_train.py").run()
+    at.switch_page("lessons/tokenizer_train.py").run()
     for key, value in {
         "algo": "char-bpe",
         "vocab": 450,
@@ -59,10 +59,10 @@ def teacher() -> tuple[dict, bytes]:
         at.session_state[f"tok.train.{key}"] = value
     at.button(key="tok.train.go").click().run()
     assert not at.exception and at.success
-    at.switch_page("pages/attention.py").run()
+    at.switch_page("lessons/attention.py").run()
     at.session_state["attn.view"] = "masks"  # a hand-synced control on another page
     at.run()
-    at.switch_page("pages/home.py").run()
+    at.switch_page("lessons/home.py").run()
     state = at.session_state.to_dict()
     return state, ui.pack_from_state(state)
 
@@ -96,9 +96,9 @@ def ui_read(data: bytes):
 def test_a_student_session_restores_the_state_and_the_lab_shows_it(teacher):
     state, data = teacher
     at = open_app()
-    at.switch_page("pages/tokenizer_train.py").run()  # the student saw the Lab's defaults first
+    at.switch_page("lessons/tokenizer_train.py").run()  # the student saw the Lab's defaults first
     assert at.session_state["tok.train.algo"] == "byte-bpe"
-    at.switch_page("pages/home.py").run()
+    at.switch_page("lessons/home.py").run()
     upload(at, data)
     assert not at.exception and not at.error
     (message,) = at.success
@@ -109,7 +109,7 @@ def test_a_student_session_restores_the_state_and_the_lab_shows_it(teacher):
     assert [restored.encode(t) for t in TEXTS] == [lab_tokenizer.encode(t) for t in TEXTS]
     assert at.session_state[SHARED_TOKENIZER_NAME] == state[SHARED_TOKENIZER_NAME]
 
-    at.switch_page("pages/tokenizer_train.py").run()
+    at.switch_page("lessons/tokenizer_train.py").run()
     assert not at.exception
     assert at.selectbox(key="tok.train.algo").value == "char-bpe"  # not the old shadow
     assert at.session_state["tok.train.probe"] == "猫 and cat"
@@ -118,7 +118,7 @@ def test_a_student_session_restores_the_state_and_the_lab_shows_it(teacher):
     assert scrubber.max == len(lab_tokenizer.merges)
     scrubber.set_value(5).run()
     assert not at.exception and at.session_state["tok.train.k"] == 5
-    at.switch_page("pages/attention.py").run()
+    at.switch_page("lessons/attention.py").run()
     assert at.session_state["attn.view"] == "masks"
 
 
@@ -168,7 +168,7 @@ def test_a_pack_with_a_model_restores_it_for_the_other_pages():
     assert isinstance(shared, SharedModel) and shared.source == "uploaded"
     assert torch.allclose(shared.checkpoint.embed(TEXTS), ckpt.embed(TEXTS), atol=1e-6)
     assert at.session_state["sim.a"] == "一只猫"
-    at.switch_page("pages/similarity.py").run()
+    at.switch_page("lessons/similarity.py").run()
     assert not at.exception
 
 

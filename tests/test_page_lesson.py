@@ -16,7 +16,7 @@ try:  # the running check for untranslated text (tests/translation.py, on main)
 except ImportError:  # pragma: no cover - a branch without it
     untranslated = None
 
-PAGE = "pages/lesson.py"
+PAGE = "lessons/lesson.py"
 
 
 def buttons(at):  # noqa: ANN001, ANN201 - an AppTest; (Previous, Next)

@@ -10,7 +10,7 @@ import pytest
 from tests.charts import chart_array, figures
 from tests.conftest import app_test
 
-PAGE = "pages/similarity.py"
+PAGE = "lessons/similarity.py"
 GUITAR = ("A man is playing a guitar.", "A person plays the guitar.")
 
 

@@ -15,7 +15,7 @@ from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
 from explorer_core.viz.tokens import script_counts
 from tests.conftest import app_test
 
-PAGE = "pages/tokenizer_encode.py"
+PAGE = "lessons/tokenizer_encode.py"
 
 
 def chart_values(value) -> list[float]:

@@ -17,7 +17,7 @@ from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
 from explorer_core.viz import tokenizer as viz
 from tests.conftest import app_test
 
-PAGE = "pages/tokenizer_train.py"
+PAGE = "lessons/tokenizer_train.py"
 
 
 def train(state: dict | None = None, **widgets):

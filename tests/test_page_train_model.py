@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import app_test
 from tests.test_page_similarity import tiny_shared
 
-PAGE = "pages/train_model.py"
+PAGE = "lessons/train_model.py"
 
 
 def small(at, *, pre: int = 2, fine: int = 4, objective: str = "pretrain+finetune"):
@@ -80,7 +80,7 @@ def test_short_run_finishes_publishes_and_feeds_the_similarity_page():
     assert table.iloc[:, 2].between(-1, 1).all() and table.iloc[:, 3].between(-1, 1).all()
     # the Similarity page uses the result
     sim = app_test(
-        "pages/similarity.py",
+        "lessons/similarity.py",
         state={SHARED_MODEL: shared, PARTS_KEY: at.session_state[PARTS_KEY]},
     )
     assert not sim.exception

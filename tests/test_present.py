@@ -45,8 +45,8 @@ def test_without_the_parameter_the_app_is_not_in_presentation_mode():
 
 
 def test_charts_carry_the_download_format_and_grow_in_presentation_mode():
-    normal = app_test("pages/embed_positions.py", state={"app.image_format": "svg"}, timeout=120)
-    big = app_test("pages/embed_positions.py", state={"present": True}, timeout=120)
+    normal = app_test("lessons/embed_positions.py", state={"app.image_format": "svg"}, timeout=120)
+    big = app_test("lessons/embed_positions.py", state={"present": True}, timeout=120)
     assert not normal.exception and not big.exception
     configs = [json.loads(el.proto.config) for el in normal.get("plotly_chart")]
     assert configs and all(c["toImageButtonOptions"]["format"] == "svg" for c in configs)
@@ -59,8 +59,8 @@ def test_charts_carry_the_download_format_and_grow_in_presentation_mode():
 
 def test_chart_buttons_speak_the_page_language():
     """plotly.js knows only English: a Chinese page ships its button texts with each chart."""
-    chinese = app_test("pages/embed_positions.py", state={"lang": "zh"}, timeout=120)
-    english = app_test("pages/embed_positions.py", state={"lang": "en"}, timeout=120)
+    chinese = app_test("lessons/embed_positions.py", state={"lang": "zh"}, timeout=120)
+    english = app_test("lessons/embed_positions.py", state={"lang": "en"}, timeout=120)
     for el in chinese.get("plotly_chart"):
         config = json.loads(el.proto.config)
         words = config["locales"][config["locale"]]["dictionary"]

@@ -50,7 +50,7 @@ def link_text(at: AppTest) -> str:
 def test_tokenizer_encode_opens_from_a_link():
     params = {"tok.encode.text": "Links reopen views.", "tok.encode.source": "wordpiece",
               "tok.encode.specials": "true", "tok.encode.compare": "false"}  # fmt: skip
-    at = open_with("pages/tokenizer_encode.py", params)
+    at = open_with("lessons/tokenizer_encode.py", params)
     assert at.text_area(key="tok.encode.text").value == "Links reopen views."
     assert at.selectbox(key="tok.encode.source").value == "wordpiece"
     assert at.toggle(key="tok.encode.specials").value is True
@@ -65,7 +65,7 @@ def test_tokenizer_encode_opens_from_a_link():
 def test_attention_opens_from_a_link():
     params = {"attn.mode": "pair", "attn.a": "A cat.", "attn.b": "A dog.", "attn.layer": "3",
               "attn.head": "5", "attn.view": "masks", "attn.causal": "true"}  # fmt: skip
-    at = open_with("pages/attention.py", params)
+    at = open_with("lessons/attention.py", params)
     assert at.session_state["attn.mode"] == "pair"
     assert at.text_input(key="attn.a").value == "A cat."
     assert at.text_input(key="attn.b").value == "A dog."
@@ -83,7 +83,7 @@ def test_attention_opens_from_a_link():
 def test_tokenizer_train_opens_from_a_link_and_keeps_the_probe_after_training():
     params = {"tok.train.lang": "en", "tok.train.algo": "wordpiece", "tok.train.vocab": "300",
               "tok.train.probe": "unhappiness"}  # fmt: skip
-    at = open_with("pages/tokenizer_train.py", params)
+    at = open_with("lessons/tokenizer_train.py", params)
     assert at.session_state["tok.train.lang"] == "en"
     assert at.selectbox(key="tok.train.algo").value == "wordpiece"
     assert at.number_input(key="tok.train.vocab").value == 300
@@ -98,7 +98,7 @@ def test_tokenizer_train_opens_from_a_link_and_keeps_the_probe_after_training():
 
 
 def test_a_pasted_corpus_stays_out_of_the_url():
-    at = open_with("pages/tokenizer_train.py", {"tok.train.source": "paste"})
+    at = open_with("lessons/tokenizer_train.py", {"tok.train.source": "paste"})
     at.text_area(key="tok.train.paste").set_value("a long private corpus " * 50).run()
     assert at.query_params["tok.train.source"] == "paste"
     assert "tok.train.paste" not in at.query_params
@@ -108,7 +108,7 @@ def test_a_pasted_corpus_stays_out_of_the_url():
 def test_embed_tokens_opens_from_a_link():
     params = {"emb.tokens.text": "A queen.", "emb.tokens.source": "fresh", "emb.tokens.dim": "32",
               "emb.tokens.seed": "7", "emb.tokens.k": "3"}  # fmt: skip
-    at = open_with("pages/embed_tokens.py", params)
+    at = open_with("lessons/embed_tokens.py", params)
     assert at.text_input(key="emb.tokens.text").value == "A queen."
     assert at.session_state["emb.tokens.source"] == "fresh"
     assert at.select_slider(key="emb.tokens.dim").value == 32
@@ -121,7 +121,7 @@ def test_embed_tokens_opens_from_a_link():
 def test_embed_sum_opens_from_a_link():
     params = {"emb.sum.a": "One.", "emb.sum.b": "Two.", "emb.sum.dims": "20",
               "emb.sum.overview": "false"}  # fmt: skip
-    at = open_with("pages/embed_sum.py", params)
+    at = open_with("lessons/embed_sum.py", params)
     assert at.text_input(key="emb.sum.a").value == "One."
     assert at.text_input(key="emb.sum.b").value == "Two."
     assert at.slider(key="emb.sum.dims").value == 20
@@ -136,7 +136,7 @@ def test_embed_positions_opens_from_a_link():
     params = {"emb.pos.length": "256", "emb.pos.dim": "32", "emb.pos.base": "1000",
               "emb.pos.clip": "8", "emb.pos.trained": "128", "emb.pos.scheme": "rotary",
               "emb.pos.rope": "false"}  # fmt: skip
-    at = open_with("pages/embed_positions.py", params)
+    at = open_with("lessons/embed_positions.py", params)
     assert at.slider(key="emb.pos.length").value == 256
     assert at.select_slider(key="emb.pos.dim").value == 32
     assert at.select_slider(key="emb.pos.base").value == 1000
@@ -153,7 +153,7 @@ def test_bert_inputs_opens_from_a_link():
     params = {"inputs.text": "Masks hide words.", "inputs.seed": "42", "inputs.draws": "100",
               "inputs.nsp_source": "zh", "inputs.nsp_seed": "3",
               "inputs.max_len": "32"}  # fmt: skip
-    at = open_with("pages/bert_inputs.py", params)
+    at = open_with("lessons/bert_inputs.py", params)
     assert at.text_input(key="inputs.text").value == "Masks hide words."
     assert at.number_input(key="inputs.seed").value == 42
     assert at.select_slider(key="inputs.draws").value == 100
@@ -169,7 +169,7 @@ def test_similarity_opens_from_a_link():
     params = {"sim.a": "A dog runs.", "sim.b": "A puppy runs.", "sim.pooling": "cls",
               "sim.view": "neighbours", "sim.model": "minilm", "sim.query": "Stocks fell.",
               "sim.k": "3"}  # fmt: skip
-    at = open_with("pages/similarity.py", params)
+    at = open_with("lessons/similarity.py", params)
     assert at.text_input(key="sim.a").value == "A dog runs."
     assert at.text_input(key="sim.b").value == "A puppy runs."
     assert at.session_state["sim.pooling"] == "cls"
@@ -189,7 +189,7 @@ def test_train_model_opens_from_a_link_and_a_preset_brings_its_sizes():
 
     params = {"train.preset": "small", "train.objective": "finetune", "train.edit": "true",
               "train.seed": "9", "train.fine_steps": "120", "train.budget": "30"}  # fmt: skip
-    at = open_with("pages/train_model.py", params)
+    at = open_with("lessons/train_model.py", params)
     assert at.selectbox(key="train.preset").value == "small"
     assert at.number_input(key="train.hidden").value == PRESETS["small"].hidden_size
     assert at.radio(key="train.objective").value == "finetune"
@@ -208,7 +208,7 @@ def test_train_model_link_keeps_hand_edited_model_sizes_over_the_preset():
 
     params = {"train.preset": "small", "train.edit": "true", "train.hidden": "48",
               "train.layers": "3", "train.heads": "4", "train.lr": "0.002"}  # fmt: skip
-    at = open_with("pages/train_model.py", params)
+    at = open_with("lessons/train_model.py", params)
     assert at.number_input(key="train.hidden").value == 48  # not the preset's own size
     assert at.number_input(key="train.layers").value == 3
     assert at.number_input(key="train.heads").value == 4
@@ -221,12 +221,12 @@ def test_train_model_link_keeps_hand_edited_model_sizes_over_the_preset():
 def test_the_link_leaves_out_defaults_and_carries_the_language():
     at = open_with("app.py", {"lang": "zh"})
     assert link_text(at) == "?lang=zh"
-    at = open_with("pages/attention.py", {"attn.layer": "2"})
+    at = open_with("lessons/attention.py", {"attn.layer": "2"})
     assert link_text(at) == "?lang=en&attn.layer=2"  # no long default sentence in the link
 
 
 def test_an_unknown_code_in_the_url_is_ignored():
-    at = open_with("pages/attention.py", {"attn.view": "nonsense", "attn.mode": "pair"})
+    at = open_with("lessons/attention.py", {"attn.view": "nonsense", "attn.mode": "pair"})
     assert at.session_state["attn.view"] == "head"
     assert at.query_params["attn.view"] == "head"
     assert at.session_state["attn.mode"] == "pair"
@@ -234,10 +234,10 @@ def test_an_unknown_code_in_the_url_is_ignored():
 
 def test_a_hand_synced_control_survives_a_page_switch():
     at = open_with("app.py", {})
-    at.switch_page("pages/attention.py").run()
+    at.switch_page("lessons/attention.py").run()
     at.session_state["attn.view"] = "masks"
     at.run()
-    at.switch_page("pages/home.py").run()
-    at.switch_page("pages/attention.py").run()
+    at.switch_page("lessons/home.py").run()
+    at.switch_page("lessons/attention.py").run()
     assert not at.exception
     assert at.session_state["attn.view"] == "masks"

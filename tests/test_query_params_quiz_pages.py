@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tests.test_query_params import link_text, open_with
 
-LAB = "pages/tokenizer_train.py"
+LAB = "lessons/tokenizer_train.py"
 
 
 def test_a_lab_link_with_step_k_trains_and_opens_on_k():
@@ -53,7 +53,7 @@ def test_a_link_without_k_or_with_a_pasted_corpus_does_not_train():
 def test_attention_query_and_key_open_from_a_link():
     params = {"attn.text": "The cat sat on the mat.", "attn.layer": "2", "attn.head": "3",
               "attn.query": "2", "attn.key": "4"}  # fmt: skip
-    at = open_with("pages/attention.py", params)
+    at = open_with("lessons/attention.py", params)
     assert at.selectbox(key="attn.query").value == 2
     assert at.selectbox(key="attn.key").value == 4
     link = link_text(at)
@@ -63,7 +63,7 @@ def test_attention_query_and_key_open_from_a_link():
 
 
 def test_attention_query_out_of_range_is_clamped():
-    at = open_with("pages/attention.py", {"attn.text": "Hi.", "attn.query": "40"})
+    at = open_with("lessons/attention.py", {"attn.text": "Hi.", "attn.query": "40"})
     assert at.selectbox(key="attn.query").value == 0  # "40" is not a position of 4 tokens
-    at = open_with("pages/attention.py", {"attn.text": "Hi.", "attn.key": "3"})
+    at = open_with("lessons/attention.py", {"attn.text": "Hi.", "attn.key": "3"})
     assert at.selectbox(key="attn.key").value == 3  # [CLS] hi . [SEP]: position 3 exists

@@ -25,23 +25,23 @@ def clean(at) -> None:  # noqa: ANN001 - an AppTest
 
 
 def test_masking_question_and_verdict():
-    clean(app_test("pages/bert_inputs.py", state={"lang": "zh", "inputs.predict": True}))
-    at = app_test("pages/bert_inputs.py", state={"inputs.predict": True})
+    clean(app_test("lessons/bert_inputs.py", state={"lang": "zh", "inputs.predict": True}))
+    at = app_test("lessons/bert_inputs.py", state={"inputs.predict": True})
     chinese(at).button(key="inputs.reveal").click().run()
     clean(at)
     assert any("本次会话得分" in m.value for m in at.markdown)
 
 
 def test_attention_question_and_verdict():
-    clean(app_test("pages/attention.py", state={"lang": "zh", "attn.predict": True}))
-    at = app_test("pages/attention.py", state={"attn.predict": True})
+    clean(app_test("lessons/attention.py", state={"lang": "zh", "attn.predict": True}))
+    at = app_test("lessons/attention.py", state={"attn.predict": True})
     chinese(at).button(key="attn.reveal").click().run()
     clean(at)
     assert any("这一行最大的权重" in m.value for m in at.markdown)
 
 
 def test_merge_question_and_verdict():
-    at = app_test("pages/tokenizer_train.py")
+    at = app_test("lessons/tokenizer_train.py")
     at.session_state["tok.train.vocab"] = 300
     at.button(key="tok.train.go").click().run(timeout=120)
     at.slider(key="tok.train.k").set_value(4).run()

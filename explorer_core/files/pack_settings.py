@@ -245,10 +245,10 @@ def action_keys(paths: Iterable[str | Path]) -> tuple[frozenset[str], tuple[str,
 
 
 def source_files(root: str | Path) -> list[Path]:
-    """The files whose widgets hold settings: pages/*.py, explorer_core/ui/**/*.py and app.py."""
+    """The files whose widgets hold settings: lessons/*.py, explorer_core/ui/**/*.py and app.py."""
     root = Path(root)
     files = [
-        *sorted((root / "pages").glob("*.py")),
+        *sorted((root / "lessons").glob("*.py")),
         *sorted((root / "explorer_core/ui").rglob("*.py")),
     ]
     return [*files, *([root / "app.py"] if (root / "app.py").is_file() else [])]

@@ -4,7 +4,7 @@ vector, + position, attention, pooled vector, cosine.
 `show(name, lesson, left, right)` draws screen `name`: the explanation's extras (metrics, pickers,
 downloads) in `left`, the chart or table and its caption in `right`. Numbers come from
 `explorer_core.analysis.lesson` on the real MiniLM (through the cached `explorer_core.ui.lesson`);
-figures from `explorer_core.viz`. pages/lesson.py draws the frame around them (title,
+figures from `explorer_core.viz`. lessons/lesson.py draws the frame around them (title,
 Previous / Next).
 """
 

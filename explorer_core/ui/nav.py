@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-LESSON_FILE = "pages/lesson.py"  # the guided lesson that presentation mode offers
+LESSON_FILE = "lessons/lesson.py"  # the guided lesson that presentation mode offers
 
 
 @dataclass(frozen=True)
@@ -27,67 +27,67 @@ class PageSpec:
 
 
 PAGES: tuple[PageSpec, ...] = (
-    PageSpec("app.section.start", "pages/home.py", "home.nav", ":material/home:", ""),
+    PageSpec("app.section.start", "lessons/home.py", "home.nav", ":material/home:", ""),
     PageSpec("app.section.start", LESSON_FILE, "lesson.nav", ":material/school:", "lesson"),
     PageSpec(
         "app.section.tokenize",
-        "pages/tokenizer_train.py",
+        "lessons/tokenizer_train.py",
         "tok.train.nav",
         ":material/model_training:",
         "train-tokenizer",
     ),
     PageSpec(
         "app.section.tokenize",
-        "pages/tokenizer_encode.py",
+        "lessons/tokenizer_encode.py",
         "tok.encode.nav",
         ":material/segment:",
         "text-to-ids",
     ),
     PageSpec(
         "app.section.embed",
-        "pages/embed_tokens.py",
+        "lessons/embed_tokens.py",
         "emb.tokens.nav",
         ":material/grid_on:",
         "token-embeddings",
     ),
     PageSpec(
         "app.section.embed",
-        "pages/embed_positions.py",
+        "lessons/embed_positions.py",
         "emb.pos.nav",
         ":material/timeline:",
         "position-encodings",
     ),
     PageSpec(
         "app.section.embed",
-        "pages/embed_sum.py",
+        "lessons/embed_sum.py",
         "emb.sum.nav",
         ":material/add_circle:",
         "embedding-sum",
     ),
     PageSpec(
         "app.section.attend",
-        "pages/attention.py",
+        "lessons/attention.py",
         "attn.nav",
         ":material/hub:",
         "attention",
     ),
     PageSpec(
         "app.section.attend",
-        "pages/bert_inputs.py",
+        "lessons/bert_inputs.py",
         "inputs.nav",
         ":material/masked_transitions:",
         "bert-inputs",
     ),
     PageSpec(
         "app.section.train",
-        "pages/train_model.py",
+        "lessons/train_model.py",
         "train.nav",
         ":material/fitness_center:",
         "train-model",
     ),
     PageSpec(
         "app.section.train",
-        "pages/similarity.py",
+        "lessons/similarity.py",
         "sim.nav",
         ":material/compare_arrows:",
         "similarity",

@@ -35,7 +35,7 @@ FILE_NAME = "embedding-explorer-lesson.zip"
 
 @st.cache_resource(max_entries=1, show_spinner=False)
 def action_exclusions() -> tuple[frozenset[str], tuple[str, ...]]:
-    """Keys (and key patterns) of every button, uploader and download in pages/ and ui/."""
+    """Keys (and key patterns) of every button, uploader and download in lessons/ and ui/."""
     return action_keys(source_files(ROOT))
 
 

@@ -22,21 +22,6 @@ SHARED_MODEL = "shared.model"  # the model trained on the Train page, or absent
 URL_SEEDED = "_url_seeded."  # + key: the last value of a url_synced control (and: ?key= was read)
 
 
-def ensure_shell() -> None:
-    """Make sure the page runs inside app.py's navigation, even on a fresh server's first request.
-
-    # subtle: Streamlit starts in its legacy "pages directory" mode when a `pages/` folder exists,
-    # and stays there until some run calls st.navigation. A first request for a direct link such as
-    # /attention would run pages/attention.py alone: no shell, no language switch, no runtime
-    # settings. Leaving that mode and rerunning sends the request through app.py instead.
-    """
-    from streamlit.runtime.pages_manager import PagesManager
-
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
-
-
 def init(defaults: Mapping[str, Any]) -> None:
     """Give each key its default unless the session already holds a value for it.
 
@@ -44,7 +29,6 @@ def init(defaults: Mapping[str, Any]) -> None:
     A control kept in the URL by `url_synced` gets back its last value when a page switch dropped
     it (Streamlit forgets the value of a widget a run does not draw; bound widgets keep theirs).
     """
-    ensure_shell()
     for key, value in defaults.items():
         if key not in st.session_state and URL_SEEDED + key in st.session_state:
             value = st.session_state[URL_SEEDED + key]

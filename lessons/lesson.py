@@ -17,7 +17,7 @@ from explorer_core.ui.state import bound, init, share_link
 
 TOTAL = len(core.STEPS)
 SENTENCES = ("text", "other", "third")  # lesson.<name>, defaults from lesson.default_<name>
-DEEPER = {  # step -> url path of the page that teaches it (see pages/home.py STAGES)
+DEEPER = {  # step -> url path of the page that teaches it (see lessons/home.py STAGES)
     "text": "text-to-ids", "bytes": "text-to-ids", "tokens": "text-to-ids", "ids": "text-to-ids",
     "onehot": "token-embeddings", "vector": "token-embeddings", "position": "embedding-sum",
     "attention": "attention", "pooled": "similarity", "cosine": "similarity",
