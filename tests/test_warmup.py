@@ -67,4 +67,4 @@ def test_a_failing_step_does_not_stop_the_others(monkeypatch):
 def test_the_warm_up_runs_the_attention_pages_default_sentence():
     from explorer_core.ui.attention import DEFAULT_TEXT
 
-    assert f'"attn.text": "{DEFAULT_TEXT}"' in (ROOT / "pages" / "attention.py").read_text()
+    assert f'"attn.text": "{DEFAULT_TEXT}"' in (ROOT / "lessons" / "attention.py").read_text()
