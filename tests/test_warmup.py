@@ -68,3 +68,12 @@ def test_the_warm_up_runs_the_attention_pages_default_sentence():
     from explorer_core.ui.attention import DEFAULT_TEXT
 
     assert f'"attn.text": "{DEFAULT_TEXT}"' in (ROOT / "lessons" / "attention.py").read_text()
+
+
+def test_the_warm_up_can_be_turned_off(monkeypatch):
+    from explorer_core.ui import warmup
+
+    monkeypatch.setenv("EXPLORER_WARMUP", "0")
+    warmup.start.clear()
+    assert warmup.start() is None
+    warmup.start.clear()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import threading
 import time
 
@@ -31,8 +32,13 @@ MODULES = (  # what the pages import, heaviest first: the first visit of a page 
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
-def start() -> threading.Thread:
-    """Start the warm-up thread once per server (later calls return the same thread)."""
+def start() -> threading.Thread | None:
+    """Start the warm-up thread once per server (later calls return the same thread).
+
+    `EXPLORER_WARMUP=0` turns it off (the test suite's AppTest runs of app.py set it).
+    """
+    if os.environ.get("EXPLORER_WARMUP", "1") == "0":
+        return None
     thread = threading.Thread(target=warm, name="explorer-warmup", daemon=True)
     thread.start()
     return thread
