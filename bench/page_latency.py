@@ -151,8 +151,7 @@ PAGES = (
     Page(
         "bert-inputs",
         (
-            Change("re-roll", "button", "inputs.reroll", main=True),
-            Change("max length", "slider", "inputs.max_len"),
+            Change("max length", "slider", "inputs.max_len", main=True),
         ),
     ),
     Page("train-model", (Change("edit sizes", "toggle", "train.edit", main=True),)),
@@ -323,7 +322,7 @@ class Tab:
             since = time.monotonic()
             option.click()
         elif kind == "slider":
-            box.locator('[role="slider"]').first.focus()
+            box.locator('[role="slider"], input[type="range"]').first.focus()
             since = time.monotonic()
             self.page.keyboard.press("ArrowRight" if value else "ArrowLeft")
         else:
@@ -394,10 +393,11 @@ def warm_page(tab: Tab, spec: Page, reps: int, quick: bool) -> dict[str, dict]:
             rows[change.name] = {"missing": change.key}
             continue
         server, painted = [], []
-        quietly(tab, change.kind, change.key, change.values[0])  # warm-up: both values cached
+        warm = change.values[0] if change.kind != "slider" else 0  # a slider: one step left
+        quietly(tab, change.kind, change.key, warm)  # warm-up: both values cached
         try:
             for rep in range(reps):
-                position = change.values[(rep + 1) % 2] if change.kind != "slider" else rep % 2
+                position = change.values[(rep + 1) % 2] if change.kind != "slider" else (rep + 1) % 2
                 took_server, took_painted = tab.act(change.kind, change.key, position)
                 if took_server is not None:
                     server.append(took_server)
