@@ -397,7 +397,8 @@ def warm_page(tab: Tab, spec: Page, reps: int, quick: bool) -> dict[str, dict]:
         quietly(tab, change.kind, change.key, warm)  # warm-up: both values cached
         try:
             for rep in range(reps):
-                position = change.values[(rep + 1) % 2] if change.kind != "slider" else (rep + 1) % 2
+                side = (rep + 1) % 2  # 0, 1: the two values (a slider: right, then left)
+                position = change.values[side] if change.kind != "slider" else side
                 took_server, took_painted = tab.act(change.kind, change.key, position)
                 if took_server is not None:
                     server.append(took_server)
