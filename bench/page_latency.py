@@ -150,9 +150,7 @@ PAGES = (
     ),
     Page(
         "bert-inputs",
-        (
-            Change("max length", "slider", "inputs.max_len", main=True),
-        ),
+        (Change("max length", "slider", "inputs.max_len", main=True),),
     ),
     Page("train-model", (Change("edit sizes", "toggle", "train.edit", main=True),)),
     Page(
