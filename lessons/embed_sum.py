@@ -8,7 +8,6 @@ import streamlit as st
 from explorer_core.bert.embeddings import layer_norm_trace
 from explorer_core.files import tables
 from explorer_core.ui.embedding import (
-    SOURCES,
     encode_pair,
     pair_components,
     pick_source,
@@ -16,31 +15,24 @@ from explorer_core.ui.embedding import (
 )
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import bound, init, share_link, url_synced
+from explorer_core.ui.settings import bind, choices, defaults
+from explorer_core.ui.state import init, share_link, url_synced
 from explorer_core.viz import embedding as viz
 from explorer_core.viz.common import heatmap
 
 STAGES = ("token", "position", "segment", "sum", "output")
-DEFAULTS = {
-    "emb.sum.a": t("emb.sum.default_a"),
-    "emb.sum.b": t("emb.sum.default_b"),
-    "emb.sum.source": "pretrained",
-    "emb.sum.seed": 0,
-    "emb.sum.pick": 1,
-    "emb.sum.dims": 12,
-    "emb.sum.overview": True,
-}
+DEFAULTS = defaults("lessons/embed_sum.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
-url_synced("emb.sum.source", SOURCES)  # translated labels: kept in the URL as codes
+url_synced("emb.sum.source", choices("emb.sum.source"))  # translated labels: URL codes
 LINKED = ("emb.sum.a", "emb.sum.b", "emb.sum.source", "emb.sum.seed", "emb.sum.pick",
           "emb.sum.dims", "emb.sum.overview")  # fmt: skip
 
 st.title(t("emb.sum.title"))
 st.markdown(t("emb.sum.intro"))
 col_a, col_b = st.columns(2)
-first = col_a.text_input(t("emb.sum.a"), max_chars=200, **bound("emb.sum.a", DEFAULTS))
-second = col_b.text_input(t("emb.sum.b"), max_chars=200, **bound("emb.sum.b", DEFAULTS))
-source, caption = pick_source("emb.sum", defaults=DEFAULTS)
+first = col_a.text_input(t("emb.sum.a"), max_chars=200, **bind("emb.sum.a"))
+second = col_b.text_input(t("emb.sum.b"), max_chars=200, **bind("emb.sum.b"))
+source, caption = pick_source("emb.sum")
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 if not first.strip():
     st.warning(t("emb.sum.empty"))
@@ -74,7 +66,7 @@ st.subheader(t("emb.sum.token.head"))
 names = [f"{label} ({'AB'[segment]})" for label, segment in zip(labels, segments, strict=True)]
 pick = pick_token("emb.sum.pick", t("emb.sum.pick"), names, linked=True)
 hidden = parts["sum"].shape[-1]
-dims = st.slider(t("emb.sum.dims"), **bound("emb.sum.dims", DEFAULTS, span=(4, min(64, hidden))))
+dims = st.slider(t("emb.sum.dims"), **bind("emb.sum.dims", span=(4, min(64, hidden))))
 show_chart(
     viz.stage_figure(
         parts,
@@ -109,7 +101,7 @@ download_csv(ln_frame, f"layer-norm-{pick}", "emb.sum.dl.ln", label=t("emb.sum.d
 
 # 3) what enters layer 1, every token at once
 st.subheader(t("emb.sum.overview.head"))
-if st.toggle(t("emb.sum.overview"), **bound("emb.sum.overview", DEFAULTS)):
+if st.toggle(t("emb.sum.overview"), **bind("emb.sum.overview")):
     rows = [
         f"{i}: {label} ({'AB'[seg]})"
         for i, (label, seg) in enumerate(zip(labels, segments, strict=True))

@@ -5,39 +5,30 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core.analysis.projection import cosine_matrix, neighbourhood_map
 from explorer_core.files import tables
 from explorer_core.ui.embedding import (
-    SOURCES,
     id_labels,
-    neighbour_exclusions,
     pick_source,
     pick_token,
     tokens_of,
 )
-from explorer_core.ui.export import download_csv, download_json, download_projector, show_chart
+from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import bound, init, share_link, url_synced
+from explorer_core.ui.settings import bind, choices, defaults
+from explorer_core.ui.state import init, share_link, url_synced
+from explorer_core.ui.token_map import token_map
 from explorer_core.viz import embedding as viz
 
-DEFAULTS = {
-    "emb.tokens.text": t("emb.tokens.default_text"),
-    "emb.tokens.source": "pretrained",
-    "emb.tokens.dim": 64,
-    "emb.tokens.seed": 0,
-    "emb.tokens.pick": 1,
-    "emb.tokens.map": True,
-    "emb.tokens.k": 5,
-}
+DEFAULTS = defaults("lessons/embed_tokens.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
-url_synced("emb.tokens.source", SOURCES)  # translated labels: kept in the URL as codes
+url_synced("emb.tokens.source", choices("emb.tokens.source"))  # translated labels: URL codes
 LINKED = ("emb.tokens.text", "emb.tokens.source", "emb.tokens.dim", "emb.tokens.seed",
           "emb.tokens.pick", "emb.tokens.map", "emb.tokens.k")  # fmt: skip
 
 st.title(t("emb.tokens.title"))
 st.markdown(t("emb.tokens.intro"))
-text = st.text_input(t("emb.tokens.text"), max_chars=300, **bound("emb.tokens.text", DEFAULTS))
-source, caption = pick_source("emb.tokens", widths=(16, 32, 64, 128), defaults=DEFAULTS)
+text = st.text_input(t("emb.tokens.text"), max_chars=300, **bind("emb.tokens.text"))
+source, caption = pick_source("emb.tokens")
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 weight = source.embeddings.word_embeddings.weight.detach()
 tokens = tokens_of(source.tokenizer, text)
@@ -119,43 +110,6 @@ st.caption(t("emb.tokens.matrix.caption", rows=rows, dim=dim) + " " + caption)
 
 # 3) a 2-D map with nearest neighbours (heavier: behind a toggle)
 st.subheader(t("emb.tokens.map.head"))
-if st.toggle(t("emb.tokens.map"), **bound("emb.tokens.map", DEFAULTS)):
-    k = st.slider(t("emb.tokens.k"), **bound("emb.tokens.k", DEFAULTS, span=(1, 10)))
-    result = neighbourhood_map(weight, ids, k, neighbour_exclusions(vocab_labels, rows))
-    point_labels = [vocab_labels.get(i, str(i)) for i in result.point_ids]
-    cos = cosine_matrix(weight[[token_id]].float(), weight[result.point_ids].float())[0].tolist()
-    frame = viz.pca_frame(result.pca, result.point_ids, point_labels, result.in_sentence, cos)
-    share = result.pca.explained.tolist()
-    show_chart(
-        viz.pca_figure(
-            frame,
-            title=t("emb.tokens.map.title", token=labels[pick]),
-            x_title=t("emb.tokens.axis.pc", n=1, share=100 * share[0]),
-            y_title=t("emb.tokens.axis.pc", n=2, share=100 * share[1]),
-            value_title=t("emb.tokens.axis.cosine", token=labels[pick]),
-            sentence_name=t("emb.tokens.map.sentence"),
-            neighbour_name=t("emb.tokens.map.neighbour"),
-            id_word=t("emb.tokens.col.id"),
-        ),
-        "emb.tokens.map_chart",
-    )
-    distinct = list(dict.fromkeys(ids))
-    meta = tables.projector_metadata(result.point_ids, result.in_sentence, vocab_labels,
-                                     distinct, result.neighbour_ids, result.cosines)  # fmt: skip
-    download_projector(lambda: weight[result.point_ids], meta, "token-map", "emb.tokens.dl.map")
-    st.caption(t("emb.tokens.map.caption", k=k) + " " + caption)
-    table = viz.neighbour_frame(
-        [vocab_labels.get(i, str(i)) for i in distinct],
-        result.neighbour_ids,
-        result.cosines,
-        vocab_labels,
-    )
-    st.dataframe(
-        table.rename(columns={c: t(f"emb.tokens.col.{c}") for c in table.columns}),
-        hide_index=True,
-        height=300,
-    )
-    download_csv(table, "neighbours", "emb.tokens.dl.neighbours",
-                 label=t("emb.tokens.dl.neighbours"))  # fmt: skip
-    st.markdown(t(f"emb.tokens.map.lesson.{source.kind}"))
+if st.toggle(t("emb.tokens.map"), **bind("emb.tokens.map")):
+    token_map(source, weight, ids, labels, vocab_labels, pick, caption)
 share_link(LINKED, link, DEFAULTS)

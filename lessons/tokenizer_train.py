@@ -5,39 +5,25 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core.inputs.datasets import builtin_corpus
-from explorer_core.tokenization import ALGORITHMS
 from explorer_core.tokenization.base import VocabTooSmall
-from explorer_core.ui import lab_views, quiz
+from explorer_core.ui import lab_replay, lab_views
 from explorer_core.ui import tokenizer as lab
-from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
+from explorer_core.ui.settings import bind, choices, defaults
 from explorer_core.ui.state import (
     SHARED_TOKENIZER,
     SHARED_TOKENIZER_NAME,
-    bound,
     init,
     share_link,
     url_synced,
 )
 from explorer_core.viz import tokenizer as viz
-from explorer_core.viz.tokens import spans_html
 
 PLAY_SECONDS = 0.8  # one scrubber step per tick while playing
-SOURCES = ("builtin", "paste", "upload")
-LANGS = ("mixed", "en", "zh")
+SOURCES, LANGS = choices("tok.train.source"), choices("tok.train.lang")
+ALGORITHMS = choices("tok.train.algo")
 
-DEFAULTS = {
-    "tok.train.source": "builtin",
-    "tok.train.lang": "mixed",
-    "tok.train.paste": "",
-    "tok.train.algo": "byte-bpe",
-    "tok.train.vocab": 1000,
-    "tok.train.k": 0,
-    "tok.train.play": False,
-    "tok.train.all": False,
-    "tok.train.probe": t("tok.train.probe.default"),
-    "tok.train.predict": False,
-}
+DEFAULTS = defaults("lessons/tokenizer_train.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
 for key, codes in (
     ("tok.train.source", SOURCES), ("tok.train.lang", LANGS), ("tok.train.algo", ALGORITHMS)
@@ -74,7 +60,7 @@ algo = left.selectbox(
 )  # fmt: skip
 vocab = right.number_input(
     t("tok.train.vocab"), step=100, help=t("tok.train.vocab.help"),
-    **bound("tok.train.vocab", DEFAULTS, span=(2, lab.MAX_VOCAB)),
+    **bind("tok.train.vocab"),
 )  # fmt: skip
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
 
@@ -129,71 +115,13 @@ st.success(
     t("tok.train.done", algo=algo_name, source=label, vocab=tokenizer.vocab_size, steps=len(trace)),
     icon=":material/check_circle:",
 )
-probe = st.text_input(t("tok.train.probe"), max_chars=400, **bound("tok.train.probe", DEFAULTS))
+probe = st.text_input(t("tok.train.probe"), max_chars=400, **bind("tok.train.probe"))
 share_link(*lab_views.linked(LINKED, link, DEFAULTS))
-COLUMNS = {k: t(f"tok.train.col.{k}") for k in ("rank", "place", "left", "right", "count")}
-COLUMNS |= {"new token": t("tok.train.col.new"), "id": t("tok.train.col.id")}
-COLUMNS |= {"behind": t("tok.train.col.behind")}
-
-
-def show_probe(k: int | None, heading: str) -> None:
-    tokens = tokenizer.explain(probe, steps=k) if k is not None else tokenizer.explain(probe)
-    st.subheader(heading)
-    st.markdown(spans_html(tokens, probe), unsafe_allow_html=True)
-    st.caption(t("tok.train.segmented.caption", tokens=len(tokens), chars=len(probe)))
-
-
-def replay(playing: bool) -> None:
-    """Scrubber and every view of step k; reruns on its own (a fragment) while playing."""
-    total = len(tokenizer.merges)
-    k = min(int(st.session_state["tok.train.k"]), total)
-    if playing:
-        k = min(total, k + max(1, total // 60))
-    st.session_state["tok.train.k"] = k
-    if playing and k >= total:
-        st.session_state["tok.train.play"] = False
-    scrub, play = st.columns([6, 1], vertical_alignment="bottom")
-    if total:
-        scrub.slider(t("tok.train.k"), 0, total, key="tok.train.k", help=t("tok.train.k.help"))
-    play.toggle(t("tok.train.play"), key="tok.train.play", disabled=not total)
-    if st.session_state["tok.train.play"] != playing:
-        st.rerun()  # switch the fragment's timer on or off
-    lab_views.keep_step_in_url(k, playing)
-    show_probe(k, t("tok.train.segmented", k=k, total=total))
-    predicting = quiz.predict_toggle("tok.train")
-    shown = k >= total or lab_views.merge_question(tokenizer, k, predicting)
-    if k < total and shown:
-        st.subheader(t("tok.train.cands", rank=k + 1))
-        st.dataframe(viz.candidate_frame(tokenizer, k).rename(columns=COLUMNS), hide_index=True)
-        st.caption(t("tok.train.cands.caption", rank=k + 1))
-    elif k >= total:
-        st.info(t("tok.train.cands.end", total=total), icon=":material/flag:")
-    frame = viz.tokens_per_char_frame(tokenizer, k)
-    labels = {s: t(f"tok.train.curve.{s}") for s in viz.SCRIPTS}
-    figure = viz.tokens_per_char_figure(
-        frame, k, labels, title=t("tok.train.curve.title"), x_title=t("tok.train.curve.x"),
-        y_title=t("tok.train.curve.y"),
-    )  # fmt: skip
-    show_chart(figure, "tok.train.curve")
-    st.caption(t("tok.train.curve.caption"))
-    st.subheader(t("tok.train.merges"))
-    show_all = st.toggle(t("tok.train.merges.all"), key="tok.train.all")
-    merges = viz.merge_frame(tokenizer, around=None if show_all else k)
-    merges = merges if shown else lab_views.merges_before(merges, tokenizer, k)
-    st.dataframe(merges.rename(columns=COLUMNS), hide_index=True, height=320)
-    st.caption(t("tok.train.merges.caption"))
-    if shown:
-        lab_views.lab_downloads(tokenizer, trace, trained_algo)
-
-
 if viz.is_replayable(tokenizer):
     playing = bool(st.session_state["tok.train.play"])
-    st.fragment(replay, run_every=PLAY_SECONDS if playing else None)(playing)
+    run_every = PLAY_SECONDS if playing else None
+    st.fragment(lab_replay.replay, run_every=run_every)(
+        tokenizer, trace, trained_algo, probe, playing
+    )
 else:
-    show_probe(None, t("tok.train.final"))
-    st.subheader(t("tok.train.trace"))
-    trace_table = viz.trace_frame(trace)
-    names = {c: t(f"tok.trace.col.{c}") for c in trace_table.columns}
-    st.dataframe(trace_table.rename(columns=names), hide_index=True, height=360)
-    st.caption(t("tok.train.trace.caption", algo=algo_name, steps=len(trace)))
-    lab_views.lab_downloads(tokenizer, trace, trained_algo)
+    lab_replay.final_views(tokenizer, trace, trained_algo, probe)

@@ -8,8 +8,12 @@ each manager lets a test call the callable, i.e. click the button, and read the 
 
 from __future__ import annotations
 
+import io
+import zipfile
 from contextlib import contextmanager
 
+import numpy as np
+import pandas as pd
 from streamlit.runtime.media_file_manager import MediaFileManager
 
 
@@ -47,3 +51,17 @@ def download_bytes(at, key: str) -> bytes:
             data = entry["callable"]()
             return data.encode() if isinstance(data, str) else data
     raise KeyError(f"no deferred download {key!r} ({file_id}) in any recorded run")
+
+
+def read_csv(data: bytes, **kwargs) -> pd.DataFrame:
+    assert data.startswith(b"\xef\xbb\xbf")  # the BOM spreadsheet programs need for Chinese
+    return pd.read_csv(io.BytesIO(data), encoding="utf-8-sig", keep_default_na=False, **kwargs)
+
+
+def read_projector(data: bytes) -> tuple[np.ndarray, list[list[str]]]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        names = sorted(archive.namelist())
+        assert [n.rsplit("-", 1)[-1] for n in names] == ["metadata.tsv", "vectors.tsv"]
+        meta, vectors = (archive.read(n).decode() for n in names)
+    rows = [line.split("\t") for line in vectors.splitlines()]
+    return np.array(rows, dtype=np.float64), [line.split("\t") for line in meta.splitlines()]

@@ -173,3 +173,22 @@ def test_every_page_offers_a_link_to_its_view():
     for spec in PAGES:
         if spec.path.is_file():
             assert "share_link(" in spec.path.read_text(encoding="utf-8"), spec.file
+
+
+def test_tests_share_helpers_through_helper_modules_and_fail_on_a_missing_import():
+    """Helpers live in tests/browser.py, charts.py, downloads.py, links.py, models.py, ...; a test
+    module never imports another test module, and never skips because an import failed (a missing
+    reference library must fail the run, not hide a parity check)."""
+    tests = ROOT / "tests"
+    banned = {
+        "imports another test module": ("from tests.test_", "from .test_", "import tests.test_"),
+        "skips on a failed import": ("importorskip", "except ImportError"),
+    }
+    found = []
+    for path in sorted(tests.glob("*.py")):
+        if path.name == "test_architecture.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        for what, needles in banned.items():
+            found += [f"{path.name} {what}: {n}" for n in needles if n in text]
+    assert not found, found

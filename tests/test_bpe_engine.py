@@ -7,6 +7,7 @@ loop of `bpe_fast` (True, skipped when numba is not installed).
 from __future__ import annotations
 
 import operator
+import os
 import random
 from collections import Counter
 from functools import partial
@@ -26,8 +27,13 @@ from explorer_core.tokenization.bpe_engine import (
 )
 from explorer_core.tokenization.pretokenize import pretokenize
 
-# subtle: skip on numba's absence, not on bpe_fast's, so a broken bpe_fast fails instead of skipping
-NO_NUMBA = pytest.mark.skipif(find_spec("numba") is None, reason="numba is not installed")
+# subtle: skip on numba's absence, not on bpe_fast's, so a broken bpe_fast fails, not skips.
+# Training without numba is supported (the pure-Python loop), so a machine without it skips the
+# compiled half, saying so; CI has it (requirements.txt pins it) and runs, so fails, without it.
+NO_NUMBA = pytest.mark.skipif(
+    find_spec("numba") is None and not os.environ.get("CI"),
+    reason="numba is not installed: the compiled merge loop is not tested (CI fails instead)",
+)
 BOTH = pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=NO_NUMBA)])
 
 

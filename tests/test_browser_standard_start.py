@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture
-def fresh(tmp_path) -> Iterator[BrowserSession]:
+def fresh() -> Iterator[BrowserSession]:
     """A browser on a server that has answered no request yet (one server per test)."""
     require_chromium()
     with streamlit_server() as url, browser_session(url) as session:

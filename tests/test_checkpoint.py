@@ -63,7 +63,8 @@ def test_transformers_loads_the_hf_folder_with_equal_outputs(tokenizer, tmp_path
     original = make_checkpoint(tokenizer)
     save_checkpoint(original, tmp_path)
     hf = HFBertModel.from_pretrained(str(tmp_path / "hf"), attn_implementation="eager").eval()
-    ids, mask = original.vocab.batch(tokenizer, SENTENCES, 32)  # a padded batch
+    rows = original.vocab.encode(tokenizer, SENTENCES, max_length=32)  # a padded batch
+    ids, mask = rows.input_ids, rows.attention_mask
     with torch.no_grad():
         ours = original.model(ids, mask).last_hidden_state
         theirs = hf(input_ids=ids, attention_mask=mask).last_hidden_state

@@ -14,13 +14,9 @@ from explorer_core.analysis import positions as pa
 from explorer_core.bert.positional import sinusoidal_table
 from explorer_core.files.tables import grid_frame, series_frame
 from tests.conftest import app_test
-from tests.downloads import buttons, download_bytes, recording
+from tests.downloads import buttons, download_bytes, read_csv, recording
 
 SMALL = {"emb.pos.length": 32, "emb.pos.dim": 16, "emb.pos.trained": 16, "emb.pos.base": 100}
-
-
-def read_csv(data: bytes, **kwargs) -> pd.DataFrame:
-    return pd.read_csv(io.BytesIO(data), encoding="utf-8-sig", **kwargs)
 
 
 def test_sinusoidal_table_similarity_and_rope_downloads_match_the_formulas():

@@ -13,9 +13,8 @@ import pytest
 from explorer_core.files.tables import training_log, training_log_record
 from explorer_core.training.loop import EvalRecord, TrainStep
 from tests.conftest import app_test
-from tests.downloads import buttons, download_bytes, recording
-from tests.test_exports_tokens import read_projector
-from tests.test_page_similarity import GUITAR, tiny_shared
+from tests.downloads import buttons, download_bytes, read_projector, recording
+from tests.models import GUITAR, small, tiny_shared, wait_for_end
 
 SIM = "lessons/similarity.py"
 LINES = [*GUITAR, "今天股市大幅下跌。"]
@@ -108,7 +107,6 @@ def test_training_log_keeps_every_record_and_nulls():
 
 @pytest.mark.slow
 def test_train_page_offers_the_whole_log_of_its_run():
-    from tests.test_page_train_model import small, wait_for_end
 
     with recording():
         at = small(app_test("lessons/train_model.py"), pre=2, fine=4)

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 
 import numpy as np
 import pandas as pd
@@ -15,21 +13,7 @@ from explorer_core.files.export import projector_tsv
 from explorer_core.files.tables import projector_metadata, token_table
 from explorer_core.tokenization import Token
 from tests.conftest import app_test
-from tests.downloads import buttons, download_bytes, recording
-
-
-def read_csv(data: bytes, **kwargs) -> pd.DataFrame:
-    assert data.startswith(b"\xef\xbb\xbf")  # the BOM spreadsheet programs need for Chinese
-    return pd.read_csv(io.BytesIO(data), encoding="utf-8-sig", keep_default_na=False, **kwargs)
-
-
-def read_projector(data: bytes) -> tuple[np.ndarray, list[list[str]]]:
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        names = sorted(archive.namelist())
-        assert [n.rsplit("-", 1)[-1] for n in names] == ["metadata.tsv", "vectors.tsv"]
-        meta, vectors = (archive.read(n).decode() for n in names)
-    rows = [line.split("\t") for line in vectors.splitlines()]
-    return np.array(rows, dtype=np.float64), [line.split("\t") for line in meta.splitlines()]
+from tests.downloads import buttons, download_bytes, read_csv, read_projector, recording
 
 
 @pytest.mark.slow

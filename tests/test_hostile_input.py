@@ -15,8 +15,8 @@ import pytest
 
 from explorer_core.files.lesson_pack import read_pack, write_pack
 from explorer_core.ui.nav import available_pages
-from explorer_core.ui.pack import action_exclusions, page_examples
-from tests.test_query_params import open_with
+from explorer_core.ui.pack import allowed_settings, page_examples
+from tests.links import open_with
 
 BAD_TEXTS = ("1e309", "-inf", "nan", "abc", "-7", "99999999", "")
 
@@ -73,11 +73,10 @@ def far_off_settings(scale: int) -> dict:
 @pytest.mark.parametrize("scale", [99_999, -7])
 @pytest.mark.parametrize("page", PAGES_WITHOUT_HOME)
 def test_a_pack_with_numbers_out_of_range_opens_every_page(page, scale):
-    keys, patterns = action_exclusions()
+    allowed = allowed_settings()
     wanted = far_off_settings(scale)
     pack = read_pack(
-        write_pack(wanted, excluded=keys, patterns=patterns),
-        excluded=keys, patterns=patterns, examples=page_examples(),
+        write_pack(wanted, allowed=allowed), allowed=allowed, examples=page_examples()
     )  # fmt: skip
     assert len(pack.settings) >= 20 and set(pack.settings) <= set(wanted), "the checks let it in"
     open_with(page, {}, state=pack.settings)  # fails on any exception the page shows

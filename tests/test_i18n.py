@@ -128,7 +128,7 @@ def test_a_trained_tokenizer_is_shown_in_chinese(algo):
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_streamlits_own_uploader_texts_follow_the_language(lang):
-    from tests.test_query_params import open_with
+    from tests.links import open_with
 
     at = open_with("app.py", {"lang": lang})
     styles = [el.proto.body for el in at.get("html") if "stFileUploaderDropzone" in el.proto.body]
@@ -145,7 +145,7 @@ def test_streamlits_own_button_names_and_tooltips_follow_the_language(lang):
     import json
     import re
 
-    from tests.test_query_params import open_with
+    from tests.links import open_with
 
     at = open_with("app.py", {"lang": lang})
     scripts = [el.proto.body for el in at.get("html") if "explorerChrome" in el.proto.body]

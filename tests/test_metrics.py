@@ -6,7 +6,9 @@ import doctest
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
+from scipy import stats
 
 from explorer_core.training import metrics
 from explorer_core.training.metrics import pearson, rankdata, spearman
@@ -51,7 +53,6 @@ def test_constant_input_is_nan_and_bad_input_is_a_value_error() -> None:
 
 @pytest.mark.parametrize("seed", range(5))
 def test_matches_scipy_with_many_ties(seed: int) -> None:
-    stats = pytest.importorskip("scipy.stats")
     rng = np.random.default_rng(seed)
     gold = rng.integers(0, 6, size=200).astype(float)  # scores 0-5: heavy ties
     pred = np.round(gold / 5 + rng.normal(scale=0.3, size=200), 1)  # ties on this side too
@@ -61,7 +62,6 @@ def test_matches_scipy_with_many_ties(seed: int) -> None:
 
 
 def test_matches_pandas() -> None:
-    pd = pytest.importorskip("pandas")
     x = [0.2, 0.9, 0.9, 0.1, 0.5, 0.5, 0.7]
     y = [1, 5, 4, 0, 2, 3, 3]
     assert spearman(x, y) == pytest.approx(pd.Series(x).corr(pd.Series(y), method="spearman"))

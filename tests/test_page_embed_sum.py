@@ -5,13 +5,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from tests.charts import chart_array, figure_with_title
 from tests.conftest import app_test
-from tests.test_page_embed_tokens import (
-    _trained_state,
-    chart_array,
-    figure_with_title,
-    lab_tokenizer,
-)
+from tests.models import lab_tokenizer, trained_state
 
 PAGE = "lessons/embed_sum.py"
 PAIR = {"emb.sum.a": "The cat sat.", "emb.sum.b": "It slept."}
@@ -63,7 +59,7 @@ def test_fresh_and_trained_sources(tmp_path):
     at = app_test(PAGE, state={**PAIR, "emb.sum.source": "fresh"})
     assert not at.exception
     assert any("fresh, untrained model" in c.value for c in at.caption)
-    state, _ = _trained_state(tmp_path)
+    state, _ = trained_state(tmp_path)
     at = app_test(
         PAGE,
         state={
@@ -87,7 +83,7 @@ def test_empty_sentence_is_explained():
 
 
 def test_too_long_pair_is_explained(tmp_path):
-    state, _ = _trained_state(tmp_path)  # a model with 16 positions
+    state, _ = trained_state(tmp_path)  # a model with 16 positions
     long_text = "the cat sat on the mat " * 2
     at = app_test(
         PAGE,

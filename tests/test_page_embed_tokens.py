@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 import torch
 
 from tests.charts import chart_array, figure_with_title
 from tests.conftest import app_test
+from tests.models import lab_tokenizer, trained_state
 
 PAGE = "lessons/embed_tokens.py"
 
@@ -73,34 +72,12 @@ def test_fresh_model_is_seeded_and_sized():
     assert any("fresh, untrained model" in c.value for c in first.caption)
 
 
-def _trained_state(tmp_path):
-    from explorer_core.bert.config import BertConfig
-    from explorer_core.bert.model import BertModel
-    from explorer_core.tokenization.wordpiece import WordPieceTokenizer
-
-    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "the", "cat", "sat", "on", "mat", "."]
-    vocab = tmp_path / "vocab.txt"
-    vocab.write_text("\n".join(words) + "\n", encoding="utf-8")
-    tokenizer = WordPieceTokenizer.from_vocab(vocab, lowercase=True)
-    config = BertConfig(
-        vocab_size=len(words),
-        hidden_size=32,
-        num_hidden_layers=1,
-        num_attention_heads=4,
-        intermediate_size=37,
-        max_position_embeddings=16,
-    )
-    model = BertModel(config, seed=3).eval()
-    shared = SimpleNamespace(model=model, tokenizer=tokenizer, label="test model, 0 steps")
-    return {"shared.model": shared}, model
-
-
 def test_trained_model_absent_and_present(tmp_path):
     at = app_test(PAGE, state={"emb.tokens.source": "trained"})
     assert not at.exception
     assert "No model has been trained" in at.warning[0].value
     assert not at.get("plotly_chart")
-    state, model = _trained_state(tmp_path)
+    state, model = trained_state(tmp_path)
     state.update(
         {
             "emb.tokens.source": "trained",
@@ -134,15 +111,6 @@ def test_chinese_interface_and_widget_change():
     assert at.dataframe[0].value.iloc[:, 2].tolist() == [3035]
     at.toggle(key="emb.tokens.map").set_value(False).run()
     assert len(at.get("plotly_chart")) == 2
-
-
-def lab_tokenizer():
-    """A byte-level BPE as the Tokenizer Lab makes: 273 ids and no special tokens."""
-    from explorer_core.tokenization import new_tokenizer
-
-    tokenizer = new_tokenizer("byte-bpe")
-    tokenizer.train("the cat sat on the mat. the dog sat on the log. " * 20, 280)
-    return tokenizer
 
 
 def test_fresh_model_with_a_lab_tokenizer():

@@ -9,12 +9,8 @@ import torch
 from explorer_core.analysis.lesson import STEPS
 from tests.charts import chart_array, figures
 from tests.conftest import app_test
-from tests.test_query_params import link_text, open_with
-
-try:  # the running check for untranslated text (tests/translation.py, on main)
-    from tests.translation import untranslated
-except ImportError:  # pragma: no cover - a branch without it
-    untranslated = None
+from tests.links import link_text, open_with
+from tests.translation import untranslated
 
 PAGE = "lessons/lesson.py"
 
@@ -73,7 +69,7 @@ def test_every_step_shows_a_chart_or_table_and_a_caption(step, lang):
     assert at.get("plotly_chart") or at.dataframe, STEPS[step - 1]
     assert at.caption and at.caption[-1].value.strip()
     assert not at.warning and not at.error
-    if lang == "zh" and untranslated is not None:
+    if lang == "zh":
         assert not untranslated(at), untranslated(at)
     if STEPS[step - 1] in ("vector", "position", "attention", "pooled", "cosine"):
         assert at.get("download_button"), "the numbers of a model step download as a file"

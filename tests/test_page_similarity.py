@@ -2,40 +2,14 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import pytest
 
 from tests.charts import chart_array, figures
 from tests.conftest import app_test
+from tests.models import GUITAR, tiny_shared
 
 PAGE = "lessons/similarity.py"
-GUITAR = ("A man is playing a guitar.", "A person plays the guitar.")
-
-
-@lru_cache(maxsize=1)
-def tiny_shared():
-    """A SharedModel from a real (very short) TrainingRun: hidden 32, 1 layer, 3 fine-tuning steps,
-    a snapshot every step, so it has a before-training snapshot (step 0) and a final one."""
-    from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
-    from explorer_core.tokenization import new_tokenizer
-    from explorer_core.training.choices import SharedModel, TrainChoices, build_plan
-    from explorer_core.training.run import TrainingRun
-
-    parts = split_pairs(builtin_sts_pairs())
-    tokenizer = new_tokenizer("wordpiece")
-    tokenizer.train("\n".join(p.sentence1 + "\n" + p.sentence2 for p in parts["train"]), 1000)
-    choices = TrainChoices(
-        objective="finetune", hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
-        intermediate_size=37, max_length=24, finetune_steps=3, batch_size=8,
-        eval_every=0, snapshot_every=1,
-    )  # fmt: skip
-    run = TrainingRun(build_plan(choices, tokenizer, parts))
-    assert run.start()
-    assert run.join(120)
-    assert run.status().state == "finished", run.status().error
-    return SharedModel(run.result(), "trained", tuple(run.snapshots())), parts
 
 
 def _metrics(at) -> dict[str, float]:

@@ -4,41 +4,14 @@ from __future__ import annotations
 
 import io
 import json
-import time
 import zipfile
 
 import pytest
 
 from tests.conftest import app_test
-from tests.test_page_similarity import tiny_shared
+from tests.models import small, tiny_shared, wait_for_end
 
 PAGE = "lessons/train_model.py"
-
-
-def small(at, *, pre: int = 2, fine: int = 4, objective: str = "pretrain+finetune"):
-    """A very small model and run, so a test trains in seconds on a busy 2-core machine."""
-    at.toggle(key="train.edit").set_value(True).run()
-    values = {"train.hidden": 32, "train.layers": 1, "train.heads": 2, "train.ffn": 64,
-              "train.max_length": 24, "train.batch": 8, "train.fine_steps": fine,
-              "train.budget": 0}  # fmt: skip
-    for key, value in values.items():
-        at.number_input(key=key).set_value(value)
-    at.radio(key="train.objective").set_value(objective).run()
-    if objective == "pretrain+finetune":
-        at.number_input(key="train.pre_steps").set_value(pre).run()
-    assert not at.exception and not at.error, [e.value for e in at.error]
-    return at
-
-
-def wait_for_end(at, timeout: float = 120.0):
-    """Re-run the page (as the polling fragment would) until the session's run has ended."""
-    deadline = time.monotonic() + timeout
-    run = at.session_state["train.run"]
-    while run.running and time.monotonic() < deadline:
-        time.sleep(0.5)
-        at.run()
-    assert not run.running, "the run did not end in time"
-    return at.run()
 
 
 def test_defaults_render_without_a_run():

@@ -8,12 +8,10 @@ from explorer_core.inputs.pairs import (
     IS_NEXT,
     NOT_NEXT,
     consecutive_pairs,
-    encode_pair,
     lines_without_tab,
     make_nsp_examples,
     nsp_batch,
     parse_tab_pairs,
-    truncate_pair,
     tutorial_example,
     tutorial_vocab,
 )
@@ -51,19 +49,6 @@ def test_nsp_is_deterministic_per_seed():
     assert make_nsp_examples(PAIRS[:50], seed=3) != make_nsp_examples(PAIRS[:50], seed=4)
     with pytest.raises(ValueError, match="at least two"):
         make_nsp_examples(PAIRS[:1], seed=0)
-
-
-def test_pair_layout_segments_padding_and_truncation():
-    e = encode_pair([7, 8, 9], [10, 11], cls_id=1, sep_id=2, pad_id=0, max_length=10)
-    assert e.input_ids == [1, 7, 8, 9, 2, 10, 11, 2, 0, 0]
-    assert e.token_type_ids == [0, 0, 0, 0, 0, 1, 1, 1, 0, 0]
-    assert e.attention_mask == [1] * 8 + [0, 0]
-    assert e.truncated == 0
-    short = encode_pair(list(range(10, 20)), [5, 6], cls_id=1, sep_id=2, pad_id=0, max_length=8)
-    assert short.input_ids == [1, 10, 11, 12, 2, 5, 6, 2] and short.truncated == 7
-    assert truncate_pair([1, 2], [3, 4, 5], 3) == ([1], [3, 4])  # longer side first, A on a tie
-    with pytest.raises(ValueError, match="max_length"):
-        encode_pair([1], [2], cls_id=1, sep_id=2, pad_id=0, max_length=4)
 
 
 def test_nsp_batch_tensors():

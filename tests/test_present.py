@@ -7,7 +7,7 @@ import json
 from explorer_core.ui.present import PRESENT_CSS
 from tests.charts import figures
 from tests.conftest import app_test
-from tests.test_query_params import open_with
+from tests.links import open_with
 
 
 def keyed(elements, key: str) -> list:  # noqa: ANN001 - an AppTest element list

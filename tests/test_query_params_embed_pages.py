@@ -4,7 +4,7 @@ Similarity page and the tokenizer choice of the Train page come back from the UR
 
 from __future__ import annotations
 
-from tests.test_query_params import assert_bound, link_text, open_with
+from tests.links import assert_bound, link_text, open_with
 
 
 def test_token_embeddings_pick_opens_from_a_link():

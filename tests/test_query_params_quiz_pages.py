@@ -7,7 +7,7 @@ uploaded corpus is never in the URL, so such a link only restores the settings.
 
 from __future__ import annotations
 
-from tests.test_query_params import link_text, open_with
+from tests.links import link_text, open_with
 
 LAB = "lessons/tokenizer_train.py"
 

@@ -1,17 +1,14 @@
 """Predict, then reveal in Chinese: the question and the verdict views show no untranslated text.
 
-Uses the running check of tests/translation.py (what a page shows in Chinese); skipped where that
-module does not exist yet. # subtle: AppTest formats option widgets in English outside a run, so
-every Chinese run here is the last run of its AppTest.
+Uses the running check of tests/translation.py (what a page shows in Chinese). # subtle: AppTest
+formats option widgets in English outside a run, so every Chinese run here is the last run of its
+AppTest.
 """
 
 from __future__ import annotations
 
-import pytest
-
+from tests import translation
 from tests.conftest import app_test
-
-translation = pytest.importorskip("tests.translation")
 
 
 def chinese(at):  # noqa: ANN001, ANN201 - an AppTest

@@ -82,7 +82,8 @@ def test_finetune_loss_falls_and_dev_is_evaluated(tokenizer, pairs, dev):
     assert mean(losses[-5:]) < mean(losses[:5])
     assert [e.step for e in result.log.evals] == [10, 20]
     assert all(-1 <= e.dev_spearman <= 1 for e in result.log.evals)
-    ids, mask = BertVocab.of(tokenizer).batch(tokenizer, ["a b"], 32)
+    rows = BertVocab.of(tokenizer).encode(tokenizer, ["a b"], max_length=32)
+    ids, mask = rows.input_ids, rows.attention_mask
     assert result.model.encode(ids, mask).shape == (1, 32)  # (B, H)
 
 
@@ -202,7 +203,8 @@ def test_training_run_in_a_thread_refuses_a_second_start_and_stops(tokenizer, pa
     assert 2 <= len(snaps) <= 4
     assert snaps[0].step == 0 and snaps[-1].phase == "final"
     before, after = snaps[0].model(), ckpt.model
-    ids, mask = vocab.batch(tokenizer, ["a cat"], 32)
+    rows = vocab.encode(tokenizer, ["a cat"], max_length=32)
+    ids, mask = rows.input_ids, rows.attention_mask
     assert not torch.equal(before(ids, mask).last_hidden_state, after(ids, mask).last_hidden_state)
     assert torch.equal(snaps[-1].model()(ids, mask).last_hidden_state,
                        after(ids, mask).last_hidden_state)  # fmt: skip

@@ -97,23 +97,17 @@ def tokenize(tokenizer: Tokenizer, text: str) -> LessonTokens:
     Worked example with bert-base-uncased's vocabulary: "The doormat." -> [CLS] the door ##mat .
     [SEP], ids 101 1996 2341 18900 1012 102 ("##mat" continues the word "door").
     """
-    vocab = BertVocab.of(tokenizer)
-    tokens, ids, covers, kinds = ["[CLS]"], [vocab.cls_id], [""], ["special"]
-    for token in tokenizer.explain(text):
-        if token.special and token.start == token.end:  # [CLS]/[SEP] a tokenizer adds itself
-            continue
-        tokens.append(token.text)
-        ids.append(token.id)
-        covers.append(text[token.start : token.end])
-        if token.text == UNK:
-            kinds.append("unknown")
-        else:
-            kinds.append("piece" if token.text.startswith("##") else "word")
-    tokens.append("[SEP]")
-    ids.append(vocab.sep_id)
-    covers.append("")
-    kinds.append("special")
-    return LessonTokens(tuple(tokens), tuple(ids), tuple(covers), tuple(kinds))
+    # subtle: [CLS]/[SEP] that a tokenizer adds itself are dropped; the row builder adds its own
+    pieces = [t for t in tokenizer.explain(text) if not (t.special and t.start == t.end)]
+    row = BertVocab.of(tokenizer).rows([[t.id for t in pieces]])
+    kinds = ["unknown" if t.text == UNK else "piece" if t.text.startswith("##") else "word"
+             for t in pieces]  # fmt: skip
+    return LessonTokens(
+        tokens=("[CLS]", *(t.text for t in pieces), "[SEP]"),
+        ids=tuple(row.input_ids[0].tolist()),
+        covers=("", *(text[t.start : t.end] for t in pieces), ""),
+        kinds=("special", *kinds, "special"),
+    )
 
 
 def token_frame(row: LessonTokens) -> pd.DataFrame:

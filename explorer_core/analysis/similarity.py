@@ -47,8 +47,8 @@ class TextEncoder:
         encoder = SentenceEncoder(self.model, pooling, normalize=True)
         out = []
         for i in range(0, len(texts), batch_size):
-            ids, mask = vocab.batch(self.tokenizer, texts[i : i + batch_size], limit)  # (B, T)
-            out.append(encoder.encode(ids, mask))  # (B, H)
+            rows = vocab.encode(self.tokenizer, texts[i : i + batch_size], max_length=limit)
+            out.append(encoder.encode(rows.input_ids, rows.attention_mask))  # (B, H)
         return torch.cat(out).double().numpy()
 
     def cosine(self, a: str, b: str, pooling: str = "mean") -> float:

@@ -118,9 +118,11 @@ def write_pack(
     *,
     excluded: Collection[str] = (),
     patterns: Iterable[str] = (),
+    allowed: Collection[str] | None = None,
 ) -> bytes:
-    """The pack as zip bytes; settings that are not plain JSON (or are buttons...) are left out."""
-    kept = storable_settings(settings, excluded, patterns)
+    """The pack as zip bytes; settings that are not plain JSON, or not `allowed` (the declared
+    ones; None: any), are left out."""
+    kept = storable_settings(settings, excluded, patterns, allowed)
     contents: dict[str, Any] = {
         "settings": len(kept),
         "tokenizer": None,
@@ -261,12 +263,12 @@ def _tokenizer(
 
 def read_pack(
     data: bytes, *, excluded: Collection[str] = (), patterns: Iterable[str] = (),
-    examples: Mapping[str, Any] | None = None,
+    examples: Mapping[str, Any] | None = None, allowed: Collection[str] | None = None,
 ) -> LessonPack:  # fmt: skip
     """Read and check a pack; ValueError (a sentence for the user) when it is not a valid one.
 
-    Settings named in `excluded`, matching `patterns` or not fitting `examples` are dropped
-    (see pack_settings.check_settings).
+    Settings not `allowed` (None: any), named in `excluded`, matching `patterns` or not fitting
+    `examples` are dropped (see pack_settings.check_settings).
     """
     if len(data) > MAX_PACK_BYTES:
         mb = MAX_PACK_BYTES // 2**20
@@ -280,7 +282,7 @@ def read_pack(
         manifest = _manifest(archive, members)
         contents = manifest["contents"]
         settings = check_settings(
-            _read_json(archive, members, SETTINGS), excluded, patterns, examples
+            _read_json(archive, members, SETTINGS), excluded, patterns, examples, allowed
         )
         bundle = _tokenizer(archive, members, contents, Path(tmp))
         model = None

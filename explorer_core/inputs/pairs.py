@@ -1,6 +1,7 @@
 """Next-sentence-prediction pairs and BERT's pair layout, beside the from-scratch tutorial's view.
 
-BERT's input for a pair of sentences A and B (transformers' convention):
+BERT's input for a pair of sentences A and B (transformers' convention; the rows are built by
+`explorer_core.inputs.rows`):
 
     tokens          [CLS]  A1  A2  [SEP]  B1  B2  B3  [SEP]  [PAD]
     token_type_ids    0     0   0    0     1   1   1    1      0
@@ -24,6 +25,8 @@ from dataclasses import dataclass
 
 import torch
 from torch import Tensor
+
+from explorer_core.inputs.rows import build_rows
 
 IS_NEXT, NOT_NEXT = 0, 1  # transformers' NSP labels
 TUTORIAL_SPECIALS = ("<pad>", "<unk>", "<eos>", "<sos>", "<mask>")  # ids 0..4 in the tutorial
@@ -105,57 +108,6 @@ def make_nsp_examples(
     return examples
 
 
-@dataclass(frozen=True)
-class PairEncoding:
-    """One `[CLS] A [SEP] B [SEP]` input, padded to a fixed length."""
-
-    input_ids: list[int]
-    token_type_ids: list[int]  # 0 for [CLS], A and its [SEP]; 1 for B and its [SEP]; 0 for pad
-    attention_mask: list[int]  # 1 for real tokens, 0 for padding
-    truncated: int  # how many tokens of A and B were dropped to fit
-
-
-def truncate_pair(a: list[int], b: list[int], budget: int) -> tuple[list[int], list[int]]:
-    """BERT's rule: drop the last token of the longer side (A on a tie) until both fit.
-
-    >>> truncate_pair([1, 2, 3, 4], [5, 6], 4)
-    ([1, 2], [5, 6])
-    """
-    a, b = list(a), list(b)
-    while len(a) + len(b) > budget:
-        (a if len(a) >= len(b) else b).pop()
-    return a, b
-
-
-def encode_pair(
-    a_ids: Sequence[int],
-    b_ids: Sequence[int],
-    *,
-    cls_id: int,
-    sep_id: int,
-    pad_id: int,
-    max_length: int,
-) -> PairEncoding:
-    """Lay out `[CLS] A [SEP] B [SEP]`, truncate to `max_length`, pad with `pad_id`.
-
-    >>> e = encode_pair([7, 8], [9], cls_id=1, sep_id=2, pad_id=0, max_length=8)
-    >>> e.input_ids, e.token_type_ids, e.attention_mask
-    ([1, 7, 8, 2, 9, 2, 0, 0], [0, 0, 0, 0, 1, 1, 0, 0], [1, 1, 1, 1, 1, 1, 0, 0])
-    """
-    if max_length < 5:
-        raise ValueError(f"max_length must leave room for [CLS], [SEP], [SEP]: got {max_length}")
-    a, b = truncate_pair(list(a_ids), list(b_ids), max_length - 3)
-    ids = [cls_id, *a, sep_id, *b, sep_id]
-    types = [0] * (len(a) + 2) + [1] * (len(b) + 1)
-    pad = max_length - len(ids)
-    return PairEncoding(
-        input_ids=ids + [pad_id] * pad,
-        token_type_ids=types + [0] * pad,
-        attention_mask=[1] * len(ids) + [0] * pad,
-        truncated=len(a_ids) + len(b_ids) - len(a) - len(b),
-    )
-
-
 def nsp_batch(
     examples: Sequence[NspExample],
     encode: Callable[[str], list[int]],
@@ -166,20 +118,14 @@ def nsp_batch(
     max_length: int,
 ) -> dict[str, Tensor]:
     """Tensors for BertForPreTraining: input_ids, token_type_ids, attention_mask (B, T) and
-    next_sentence_label (B,). `encode` turns a sentence into ids without special tokens."""
-    rows = [
-        encode_pair(
-            encode(ex.a), encode(ex.b), cls_id=cls_id, sep_id=sep_id, pad_id=pad_id,
-            max_length=max_length,
-        )
-        for ex in examples
-    ]  # fmt: skip
-    return {
-        "input_ids": torch.tensor([r.input_ids for r in rows], dtype=torch.long),
-        "token_type_ids": torch.tensor([r.token_type_ids for r in rows], dtype=torch.long),
-        "attention_mask": torch.tensor([r.attention_mask for r in rows], dtype=torch.long),
-        "next_sentence_label": torch.tensor([ex.label for ex in examples], dtype=torch.long),
-    }
+    next_sentence_label (B,). `encode` turns a sentence into ids without special tokens; the rows
+    are padded to `max_length` (`explorer_core.inputs.rows.build_rows`)."""
+    rows = build_rows(
+        [encode(ex.a) for ex in examples], [encode(ex.b) for ex in examples],
+        cls_id=cls_id, sep_id=sep_id, pad_id=pad_id, max_length=max_length, padding="max_length",
+    )  # fmt: skip
+    labels = torch.tensor([ex.label for ex in examples], dtype=torch.long)
+    return {**rows.as_dict(), "next_sentence_label": labels}
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""From any tokenizer of the Tokenizer Lab to BERT's inputs: special ids, padded id batches.
+"""From any tokenizer of the Tokenizer Lab to BERT's inputs: special ids, then input rows.
 
 BERT needs four special tokens: [PAD] (fills short rows), [CLS] (first token), [SEP] (ends each
 segment) and [MASK] (hides a token for MLM). A WordPiece vocabulary such as bert-base-chinese has
@@ -7,11 +7,26 @@ the tokenizer's specials or vocabulary (by BERT's name or a common alias) and gi
 one a new id after the tokenizer's last id, so the model's vocabulary is the tokenizer's plus at
 most four rows.
 
-In use (a sketch; the tests run the real thing)::
+`BertVocab.encode` turns texts (or pairs of texts) into BERT's input rows with these ids; the rows
+themselves are laid out in `explorer_core.inputs.rows`. A byte-level BPE with no specials gets all
+four after its 258 ids; the tutorial's word-level vocabulary has them under other names
+(<pad> 0, <eos> 2 for [SEP], <sos> 3 for [CLS], <mask> 4):
 
-    vocab = BertVocab.of(tokenizer)            # tokenizer of 1000 ids without specials
-    vocab.pad_id, vocab.cls_id, vocab.size      # -> 1000, 1001, 1004
-    ids, mask = vocab.batch(tokenizer, ["a cat", "a dog sat"], max_length=16)   # (2, T) each
+>>> from explorer_core.tokenization.byte_bpe import ByteBPETokenizer
+>>> from explorer_core.tokenization.word_level import WordLevelTokenizer
+>>> bpe = ByteBPETokenizer()
+>>> _ = bpe.train("a cat a dog sat", 258)
+>>> bpe_vocab = BertVocab.of(bpe)
+>>> bpe_vocab.pad_id, bpe_vocab.cls_id, bpe_vocab.sep_id, bpe_vocab.mask_id, bpe_vocab.size
+(258, 259, 260, 261, 262)
+>>> words = WordLevelTokenizer()
+>>> _ = words.train("a cat a dog sat", 100)
+>>> vocab = BertVocab.of(words)
+>>> vocab.pad_id, vocab.cls_id, vocab.sep_id, vocab.mask_id, vocab.size, vocab.added
+(0, 3, 2, 4, 9, ())
+>>> rows = vocab.encode(words, ["a cat", "a dog sat"], max_length=16)  # a=5 cat=6 dog=7 sat=8
+>>> rows.input_ids.tolist(), rows.attention_mask.tolist()
+([[3, 5, 6, 2, 0], [3, 5, 7, 8, 2]], [[1, 1, 1, 1, 0], [1, 1, 1, 1, 1]])
 """
 
 from __future__ import annotations
@@ -20,8 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import torch
-
+from explorer_core.inputs.rows import BertRows, build_rows
 from explorer_core.tokenization import Tokenizer
 
 ROLES = ("pad", "cls", "sep", "mask")  # added in this order when missing
@@ -100,27 +114,30 @@ class BertVocab:
         # subtle: some tokenizers (WordPiece) may wrap the text in [CLS] ... [SEP] themselves
         return [i for i in ids if i not in (self.cls_id, self.sep_id, self.pad_id)]
 
-    def single(self, tokenizer: Tokenizer, text: str, max_length: int) -> list[int]:
-        """``[CLS] text [SEP]`` truncated to `max_length` ids."""
-        if max_length < 3:
-            raise ValueError("max_length must leave room for [CLS], one token and [SEP]")
-        body = self.content_ids(tokenizer, text)[: max_length - 2]
-        return [self.cls_id, *body, self.sep_id]
+    def rows(
+        self,
+        first: Sequence[Sequence[int]],
+        second: Sequence[Sequence[int]] | None = None,
+        *,
+        max_length: int | None = None,
+        padding: str = "longest",
+    ) -> BertRows:
+        """BERT's rows from text ids (no specials) with these special ids: see `build_rows`."""
+        return build_rows(
+            first, second, cls_id=self.cls_id, sep_id=self.sep_id, pad_id=self.pad_id,
+            max_length=max_length, padding=padding,
+        )  # fmt: skip
 
-    def pad(self, rows: Sequence[Sequence[int]]) -> tuple[torch.Tensor, torch.Tensor]:
-        """Right-pad id lists to the longest row: (ids, attention_mask), both (B, T) int64."""
-        if not rows:
-            raise ValueError("Nothing to encode: the list of texts is empty")
-        width = max(len(r) for r in rows)
-        ids = torch.full((len(rows), width), self.pad_id, dtype=torch.long)  # (B, T)
-        mask = torch.zeros((len(rows), width), dtype=torch.long)  # (B, T)
-        for i, row in enumerate(rows):
-            ids[i, : len(row)] = torch.tensor(row, dtype=torch.long)
-            mask[i, : len(row)] = 1
-        return ids, mask
-
-    def batch(
-        self, tokenizer: Tokenizer, texts: Sequence[str], max_length: int
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """Encode sentences as ``[CLS] text [SEP]`` rows, padded: (ids, attention_mask)."""
-        return self.pad([self.single(tokenizer, t, max_length) for t in texts])
+    def encode(
+        self,
+        tokenizer: Tokenizer,
+        texts: Sequence[str],
+        pairs: Sequence[str] | None = None,
+        *,
+        max_length: int | None = None,
+        padding: str = "longest",
+    ) -> BertRows:
+        """``[CLS] text [SEP]`` rows of `texts`, or ``[CLS] text [SEP] pair [SEP]`` with `pairs`."""
+        first = [self.content_ids(tokenizer, text) for text in texts]
+        second = None if pairs is None else [self.content_ids(tokenizer, p) for p in pairs]
+        return self.rows(first, second, max_length=max_length, padding=padding)

@@ -95,8 +95,8 @@ class Checkpoint:
         """One vector per text, (N, H); unit length unless `normalize=False`."""
         vocab = self.vocab
         limit = min(self.max_length, self.config.max_position_embeddings)
-        ids, mask = vocab.batch(self.tokenizer, list(texts), limit)
-        return self.encoder(normalize).encode(ids, mask)
+        rows = vocab.encode(self.tokenizer, list(texts), max_length=limit)
+        return self.encoder(normalize).encode(rows.input_ids, rows.attention_mask)
 
     def cosine(self, a: str, b: str) -> float:
         """Cosine similarity of two texts' vectors."""

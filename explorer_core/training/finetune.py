@@ -108,20 +108,24 @@ def _check_pairs(pairs: Sequence[ScoredPair], what: str) -> None:
 def encode_pairs(
     tokenizer: Tokenizer, vocab: BertVocab, pairs: Sequence[ScoredPair], max_length: int
 ) -> tuple[list[list[int]], list[list[int]], torch.Tensor]:
-    """Token id rows of both sides and the scores (N,) of `pairs`."""
-    left = [vocab.single(tokenizer, p.sentence1, max_length) for p in pairs]
-    right = [vocab.single(tokenizer, p.sentence2, max_length) for p in pairs]
+    """Text ids (no special tokens) of both sides and the scores (N,) of `pairs`; `vocab.rows`
+    lays them out as BERT's rows, cut to `max_length`, batch by batch."""
+    left = [vocab.content_ids(tokenizer, p.sentence1) for p in pairs]
+    right = [vocab.content_ids(tokenizer, p.sentence2) for p in pairs]
     scores = torch.tensor([float(p.score) for p in pairs], dtype=torch.float32)
     return left, right, scores
 
 
 def embed_rows(
-    encoder: SentenceEncoder, vocab: BertVocab, rows: Sequence[list[int]], batch_size: int = 64
-) -> torch.Tensor:
-    """Sentence vectors (N, H) of encoded rows, in batches, without gradients."""
+    encoder: SentenceEncoder, vocab: BertVocab, rows: Sequence[list[int]], batch_size: int = 64,
+    max_length: int | None = None,
+) -> torch.Tensor:  # fmt: skip
+    """Sentence vectors (N, H) of text-id lists (laid out by `vocab.rows`), in batches, without
+    gradients."""
     out = []
     for i in range(0, len(rows), batch_size):
-        ids, mask = vocab.pad(rows[i : i + batch_size])
+        batch = vocab.rows(rows[i : i + batch_size], max_length=max_length)
+        ids, mask = batch.input_ids, batch.attention_mask
         out.append(encoder.encode(ids, mask))
     return torch.cat(out)
 
@@ -136,7 +140,8 @@ def predict_cosines(
     """Cosine (N,) between the two sentences of each pair, as the model sees them."""
     vocab = vocab or BertVocab.of(tokenizer)
     left, right, _ = encode_pairs(tokenizer, vocab, pairs, max_length)
-    u, v = embed_rows(encoder, vocab, left), embed_rows(encoder, vocab, right)
+    u = embed_rows(encoder, vocab, left, max_length=max_length)
+    v = embed_rows(encoder, vocab, right, max_length=max_length)
     return F.cosine_similarity(u, v, dim=-1)
 
 
@@ -195,7 +200,9 @@ def finetune(
 
     def step_fn(step: int) -> dict[str, torch.Tensor]:
         idx = batches.next()
-        ids, mask = vocab.pad([left[i] for i in idx] + [right[i] for i in idx])  # (2B, T)
+        rows = vocab.rows([left[i] for i in idx] + [right[i] for i in idx],
+                          max_length=config.max_length)  # fmt: skip
+        ids, mask = rows.input_ids, rows.attention_mask  # (2B, T)
         vectors = encoder(ids, mask)  # (2B, H): one forward pass for both sides
         u, v = vectors[: len(idx)], vectors[len(idx) :]
         gold = scores[idx]

@@ -6,7 +6,8 @@ pairs and new masks every step, as RoBERTa's "dynamic masking"):
 1. pairs: A is a random line; with probability 0.5 B is the line that follows it in the same text
    (IsNext, label 0), otherwise a random line of the corpus (NotNext, label 1). A line holding a
    tab, ``A<TAB>B``, is a ready-made IsNext pair (its two halves);
-2. ``[CLS] A [SEP] B [SEP]`` with segment ids 0 / 1, the longer side cut first to fit `max_length`;
+2. ``[CLS] A [SEP] B [SEP]`` with segment ids 0 / 1, cut to fit `max_length` as transformers'
+   "longest_first" (`explorer_core.inputs.rows`);
 3. MLM: `explorer_core.inputs.masking.mask_tokens` hides 15% of the non-special tokens (80/10/10).
 
 The loss is MLM + NSP (`BertForPreTraining`). With ``nsp=False`` the rows are ``[CLS] A [SEP]``
@@ -100,14 +101,6 @@ def tokenize_corpus(
     return PairCorpus(tuple(lines), tuple(next_of), starts)
 
 
-def _truncate(a: list[int], b: list[int], budget: int) -> tuple[list[int], list[int]]:
-    """Cut the longer side first until both fit in `budget` tokens (BERT's rule)."""
-    a, b = list(a), list(b)
-    while len(a) + len(b) > budget:
-        (a if len(a) >= len(b) else b).pop()
-    return a, b
-
-
 def draw_batch(
     corpus: PairCorpus, vocab: BertVocab, config: PretrainConfig, generator: torch.Generator
 ) -> dict[str, torch.Tensor]:
@@ -117,24 +110,15 @@ def draw_batch(
     picks = torch.randint(len(pool), (config.batch_size,), generator=generator).tolist()
     coins = torch.rand(config.batch_size, generator=generator).tolist()
     others = torch.randint(len(corpus.lines), (config.batch_size,), generator=generator).tolist()
-    rows, segments, nsp = [], [], []
+    first, second, nsp = [], [], []
     for pick, coin, other in zip(picks, coins, others, strict=True):
-        a = corpus.lines[pool[pick]]
-        if not use_nsp:
-            body = list(a[: config.max_length - 2])
-            rows.append([vocab.cls_id, *body, vocab.sep_id])
-            segments.append([0] * len(rows[-1]))
-            continue
-        is_next = coin < 0.5
-        b = corpus.lines[corpus.next_of[pool[pick]] if is_next else other]
-        a_ids, b_ids = _truncate(list(a), list(b), config.max_length - 3)
-        rows.append([vocab.cls_id, *a_ids, vocab.sep_id, *b_ids, vocab.sep_id])
-        segments.append([0] * (len(a_ids) + 2) + [1] * (len(b_ids) + 1))
-        nsp.append(0 if is_next else 1)
-    ids, mask = vocab.pad(rows)  # (B, T)
-    types = torch.zeros_like(ids)
-    for i, seg in enumerate(segments):
-        types[i, : len(seg)] = torch.tensor(seg)
+        first.append(corpus.lines[pool[pick]])
+        if use_nsp:
+            is_next = coin < 0.5
+            second.append(corpus.lines[corpus.next_of[pool[pick]] if is_next else other])
+            nsp.append(0 if is_next else 1)
+    rows = vocab.rows(first, second if use_nsp else None, max_length=config.max_length)
+    ids, mask, types = rows.input_ids, rows.attention_mask, rows.token_type_ids  # (B, T) each
     masked = mask_tokens(
         ids, vocab_size=vocab.size, special_ids=vocab.special_ids, mask_id=vocab.mask_id,
         generator=generator, mlm_probability=config.mlm_probability,

@@ -4,9 +4,13 @@ Read in this order:
 
 1. `i18n` and `catalog/`  `t(key)`: every text the app shows, in English and Chinese.
 2. `state`                session keys, links that restore a view (`bound`, `share_link`).
+   `settings`             every page's settings declared once (key, default, kind, range or
+                          choices): pages take their defaults and widgets from it (`bind`), the
+                          lesson pack stores exactly its keys.
 3. `nav`, `present`, `chrome`  the page list, presentation mode, Streamlit's own texts translated.
 4. `export`               `show_chart` and the download buttons every page uses.
 5. One module per page family, holding its cached calls into the core and its larger views:
-   `tokenizer`, `lab_views`, `tokens`, `embedding`, `positions`, `attention`, `attention_views`,
-   `pretrained`, `training`, `train_panels`, `lesson`, `lesson_screens`, `quiz`, `pack`.
+   `tokenizer`, `lab_views`, `lab_replay`, `tokens`, `embedding`, `token_map`, `positions`,
+   `position_views`, `attention`, `attention_views`, `inputs_views`, `pretrained`, `training`,
+   `train_panels`, `similarity_views`, `lesson`, `lesson_screens`, `quiz`, `pack`.
 """

@@ -18,7 +18,7 @@ from explorer_core.bert.config import BertConfig
 from explorer_core.bert.model import BertModel
 from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.inputs.masking import mask_tokens, running_shares
-from explorer_core.inputs.pairs import NspExample, consecutive_pairs, encode_pair
+from explorer_core.inputs.pairs import NspExample, consecutive_pairs
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
@@ -115,19 +115,10 @@ def token_strings(tokenizer: Tokenizer, ids: list[int]) -> list[str]:
 
 def encode(tokenizer: Tokenizer, texts: list[str], pair: str | None = None) -> Encoded:
     """`[CLS] text [SEP]` rows (padded to the longest), or one `[CLS] A [SEP] B [SEP]` row."""
-    vocab = BertVocab.of(tokenizer)
-    if pair is not None:
-        a, b = vocab.content_ids(tokenizer, texts[0]), vocab.content_ids(tokenizer, pair)
-        length = len(a) + len(b) + 3
-        enc = encode_pair(a, b, cls_id=vocab.cls_id, sep_id=vocab.sep_id, pad_id=vocab.pad_id,
-                          max_length=max(length, 5))  # fmt: skip
-        rows, types, masks = [enc.input_ids], [enc.token_type_ids], [enc.attention_mask]
-    else:
-        bodies = [[vocab.cls_id, *vocab.content_ids(tokenizer, t), vocab.sep_id] for t in texts]
-        width = max(len(r) for r in bodies)
-        rows = [r + [vocab.pad_id] * (width - len(r)) for r in bodies]
-        masks = [[1] * len(r) + [0] * (width - len(r)) for r in bodies]
-        types = [[0] * width for _ in bodies]
+    first, second = (texts, None) if pair is None else (texts[:1], [pair])
+    batch = BertVocab.of(tokenizer).encode(tokenizer, first, second)
+    rows, types, masks = (x.tolist() for x in (batch.input_ids, batch.token_type_ids,
+                                               batch.attention_mask))  # fmt: skip
     return Encoded([token_strings(tokenizer, r) for r in rows], rows, types, masks)
 
 
@@ -221,7 +212,7 @@ class MlmDraw:
 def mlm_draw(tokenizer: Tokenizer, text: str, seed: int) -> MlmDraw:
     """`[CLS] text [SEP]` masked once with `seed` (BERT's 15% / 80-10-10)."""
     vocab = BertVocab.of(tokenizer)
-    ids = vocab.single(tokenizer, text, max_length=1_000_000)
+    ids = vocab.encode(tokenizer, [text]).input_ids[0].tolist()
     specials = tuple(sorted(set(vocab.special_ids) | set(tokenizer.special_tokens.values())))
     result = mask_tokens(
         torch.tensor(ids), vocab_size=vocab.size, special_ids=specials, mask_id=vocab.mask_id,
@@ -251,17 +242,16 @@ def pair_layout(
     """BERT's rows for one NSP example, masked with `seed`: (rows by field, tokens truncated)."""
     vocab = BertVocab.of(tokenizer)
     specials = tuple(sorted(set(vocab.special_ids) | set(tokenizer.special_tokens.values())))
-    a, b = vocab.content_ids(tokenizer, example.a), vocab.content_ids(tokenizer, example.b)
-    enc = encode_pair(a, b, cls_id=vocab.cls_id, sep_id=vocab.sep_id, pad_id=vocab.pad_id,
-                      max_length=max_length)  # fmt: skip
+    enc = vocab.encode(tokenizer, [example.a], [example.b], max_length=max_length,
+                       padding="max_length")  # fmt: skip
     masked = mask_tokens(
-        torch.tensor(enc.input_ids), vocab_size=vocab.size, special_ids=specials,
+        enc.input_ids[0], vocab_size=vocab.size, special_ids=specials,
         mask_id=vocab.mask_id, generator=torch.Generator().manual_seed(seed),
     )  # fmt: skip
     rows = {
         "tokens": token_strings(tokenizer, masked.input_ids.tolist()),
-        "input_ids": masked.input_ids.tolist(), "token_type_ids": enc.token_type_ids,
-        "attention_mask": enc.attention_mask, "labels": masked.labels.tolist(),
+        "input_ids": masked.input_ids.tolist(), "token_type_ids": enc.token_type_ids[0].tolist(),
+        "attention_mask": enc.attention_mask[0].tolist(), "labels": masked.labels.tolist(),
         "next_sentence_label": [example.label] + [""] * (max_length - 1),
     }  # fmt: skip
-    return rows, enc.truncated
+    return rows, enc.truncated[0]

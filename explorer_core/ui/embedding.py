@@ -7,9 +7,8 @@ as read-only. `embedding_source` resolves the page's choice (fresh / trained / p
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 import torch
@@ -23,6 +22,7 @@ from explorer_core.bert.embeddings import (
 from explorer_core.bert.pretrained import PretrainedUnavailable, minilm_path
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Token, Tokenizer
+from explorer_core.ui import settings
 from explorer_core.ui.i18n import t
 from explorer_core.ui.pretrained import minilm_tokenizer
 from explorer_core.ui.state import (
@@ -30,7 +30,6 @@ from explorer_core.ui.state import (
     SHARED_TOKENIZER,
     SHARED_TOKENIZER_NAME,
     URL_SEEDED,
-    bound,
     clamp_state,
     url_synced,
 )
@@ -115,17 +114,10 @@ def encode_pair(
     Special ids come from `BertVocab` (the convention the Train page's models use): the
     tokenizer's own [CLS]/[SEP], or the ids added after its vocabulary when it has none.
     """
-    vocab = BertVocab.of(tokenizer)
-    labels, ids, segments = ["[CLS]"], [vocab.cls_id], [0]
-    for segment, text in ((0, first), (1, second)):
-        for token in tokens_of(tokenizer, text):
-            labels.append(token.display)
-            ids.append(token.id)
-            segments.append(segment)
-        labels.append("[SEP]")
-        ids.append(vocab.sep_id)
-        segments.append(segment)
-    return labels, ids, segments
+    a, b = tokens_of(tokenizer, first), tokens_of(tokenizer, second)
+    rows = BertVocab.of(tokenizer).rows([[t.id for t in a]], [[t.id for t in b]])
+    labels = ["[CLS]", *(t.display for t in a), "[SEP]", *(t.display for t in b), "[SEP]"]
+    return labels, rows.input_ids[0].tolist(), rows.token_type_ids[0].tolist()
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -160,15 +152,14 @@ def pair_components(
         return embeddings.components(torch.tensor([ids]), torch.tensor([segments]))
 
 
-def pick_source(
-    prefix: str, *, defaults: Mapping[str, Any], widths: Sequence[int] | None = None
-) -> tuple[Source, str]:
+def pick_source(prefix: str) -> tuple[Source, str]:
     """The model picker the Embed pages share; returns the source and its caption line.
 
     Widgets: `<prefix>.source` (fresh / trained / pretrained) and, for a fresh model, its seed
-    `<prefix>.seed` and, when `widths` is given, its width `<prefix>.dim` (else 32). When the chosen
-    model is not available it shows the catalogue's warning and stops the page. Width and seed
-    are kept in the URL (`state.bound`, with the page's `defaults`); the page syncs the source.
+    `<prefix>.seed` and, when the page declares `<prefix>.dim`, its width (else 32). When the
+    chosen model is not available it shows the catalogue's warning and stops the page. Width and
+    seed are kept in the URL with their declared ranges (`settings.bind`); the page syncs the
+    source.
     """
     kind = (
         st.segmented_control(
@@ -179,16 +170,12 @@ def pick_source(
         )
         or "pretrained"
     )
-    dim = 32
+    dim, widths = 32, f"{prefix}.dim" in settings.declared()
     if kind == "fresh":
         columns = st.columns(2 if widths else 1)
         if widths:
-            dim = columns[0].select_slider(
-                t("emb.tokens.dim"), **bound(f"{prefix}.dim", defaults, choices=widths)
-            )
-        columns[-1].number_input(
-            t("emb.tokens.seed"), **bound(f"{prefix}.seed", defaults, span=(0, 10_000))
-        )
+            dim = columns[0].select_slider(t("emb.tokens.dim"), **settings.bind(f"{prefix}.dim"))
+        columns[-1].number_input(t("emb.tokens.seed"), **settings.bind(f"{prefix}.seed"))
     try:
         source = embedding_source(
             kind, dim=dim, seed=int(st.session_state.get(f"{prefix}.seed", 0))

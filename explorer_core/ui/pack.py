@@ -9,23 +9,16 @@ setting widget keys there is allowed; a pack that fails any check changes nothin
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
-from explorer_core.files.pack_settings import (
-    action_keys,
-    is_plain,
-    page_defaults,
-    source_files,
-    storable_settings,
-)
+from explorer_core.files.pack_settings import is_plain, storable_settings
+from explorer_core.ui import settings as declared
 from explorer_core.ui.export import download
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import SHARED_MODEL, SHARED_TOKENIZER, SHARED_TOKENIZER_NAME, URL_SEEDED
 
-ROOT = Path(__file__).resolve().parents[2]
 UPLOAD_KEY = "home.pack.upload"
 DOWNLOAD_KEY = "home.pack.download"
 RESULT_KEY = "_pack.result"  # ("ok", summary) or ("error", reason) of the last upload
@@ -33,16 +26,14 @@ LAB_KEY = "tok.train.result"  # the Tokenizer Lab's (tokenizer, trace, algo, cor
 FILE_NAME = "embedding-explorer-lesson.zip"
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
-def action_exclusions() -> tuple[frozenset[str], tuple[str, ...]]:
-    """Keys (and key patterns) of every button, uploader and download in lessons/ and ui/."""
-    return action_keys(source_files(ROOT))
+def allowed_settings() -> frozenset[str]:
+    """The keys a pack stores and restores: the settings the pages declare (ui/settings.py)."""
+    return declared.declared_keys()
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
 def page_examples() -> dict[str, Any]:
-    """Each page's literal defaults: the kind of value each setting takes (read-only)."""
-    return page_defaults(source_files(ROOT))
+    """A value of each declared setting's kind ("" for a text): what a pack's value must fit."""
+    return declared.examples()
 
 
 def with_shadows(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -65,8 +56,7 @@ def with_shadows(state: Mapping[str, Any]) -> dict[str, Any]:
 def session_settings(state: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The session's storable settings (see explorer_core.files.pack_settings)."""
     state = st.session_state.to_dict() if state is None else state
-    keys, patterns = action_exclusions()
-    return storable_settings(with_shadows(state), keys, patterns)
+    return storable_settings(with_shadows(state), allowed=allowed_settings())
 
 
 def _bundle(state: Mapping[str, Any]):  # noqa: ANN202 - a lesson_pack.TokenizerBundle or None
@@ -104,11 +94,8 @@ def pack_from_state(state: Mapping[str, Any]) -> bytes:
     """A lesson pack of the session values in `state` (settings, shared tokenizer and model)."""
     from explorer_core.files.lesson_pack import write_pack
 
-    keys, patterns = action_exclusions()
     settings = with_shadows(state)
-    return write_pack(
-        settings, _bundle(state), _checkpoint(state), excluded=keys, patterns=patterns
-    )
+    return write_pack(settings, _bundle(state), _checkpoint(state), allowed=allowed_settings())
 
 
 def pack_builder() -> Callable[[], bytes]:
@@ -118,7 +105,6 @@ def pack_builder() -> Callable[[], bytes]:
     # st.session_state reads as empty; the session's values are taken now, the bytes built then.
     """
     state = st.session_state.to_dict()
-    action_exclusions()  # warm the cache inside the run
     return lambda: pack_from_state(state)
 
 
@@ -167,12 +153,11 @@ def restore(data: bytes) -> None:
     """
     from explorer_core.files.lesson_pack import PackError, read_pack
 
-    keys, patterns = action_exclusions()
     examples = page_examples() | {
         k: v for k, v in st.session_state.to_dict().items() if is_plain(v) and v is not None
     }
     try:
-        pack = read_pack(data, excluded=keys, patterns=patterns, examples=examples)
+        pack = read_pack(data, examples=examples, allowed=allowed_settings())
     except PackError as err:
         st.session_state[RESULT_KEY] = ("error", (f"pack.err.{err.reason}", err.values))
         return

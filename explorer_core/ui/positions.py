@@ -12,16 +12,15 @@ from explorer_core.analysis import positions as pa
 from explorer_core.files.tables import series_frame
 from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import bound
+from explorer_core.ui.settings import bind, declared
 from explorer_core.viz import positional as viz
 
 
-def rope_close_up(*, dim: int, base: float, length: int, trained: int, default_pair: int) -> None:
+def rope_close_up(*, dim: int, base: float, length: int, trained: int) -> None:
     """The pair slider (`emb.pos.pair`, kept in the URL) and the three RoPE charts."""
-    pair_default = {"emb.pos.pair": min(default_pair, dim // 2 - 1)}  # inside the slider
-    pair = st.slider(
-        t("emb.pos.pair"), **bound("emb.pos.pair", pair_default, span=(0, dim // 2 - 1))
-    )
+    top = dim // 2 - 1  # the last frequency pair of this width
+    default = min(declared()["emb.pos.pair"].default, top)  # inside the slider
+    pair = st.slider(t("emb.pos.pair"), **bind("emb.pos.pair", default=default, span=(0, top)))
     path = pa.rope_pair_path(pair, dim, base, min(length, 64))
     spectrum, decay = pa.rope_spectrum(dim, base), pa.rope_offset_curve(dim, base, length)
     r1, r2 = st.columns(2)

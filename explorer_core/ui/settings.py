@@ -1,0 +1,233 @@
+"""Every page's settings, declared once as data: key, default, kind, range or choices.
+
+A page takes its defaults (`defaults(PAGE)`) and its widgets' URL binding, range and choices
+(`bind(key)`) from this table; the lesson pack stores and restores exactly the keys declared here
+(`declared_keys()`) and checks each value against its declared kind (`examples()`). Nothing reads
+the pages' source. Buttons, uploads and downloads are actions, not settings: they are not
+declared, so a pack never holds them (Streamlit raises when their keys are set through the
+session). tests/test_page_settings.py runs every page and checks that each widget it binds is
+declared here, so the table cannot drift from the pages.
+
+A default written in the UI language is declared by its catalogue key (`text="sim.default_a"`):
+its kind is text, its value the catalogue's in the current language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from explorer_core.bert.pooling import POOLING_MODES
+from explorer_core.tokenization import ALGORITHMS
+from explorer_core.training.presets import PRESETS
+from explorer_core.ui.export import FORMAT_KEY, IMAGE_FORMATS
+from explorer_core.ui.i18n import LANG_KEY, LANGUAGES, t
+from explorer_core.ui.state import bound
+from explorer_core.ui.tokenizer import MAX_VOCAB
+
+SEEDS = (0, 1_000_000)
+STEPS = (0, 100_000)
+TINY = PRESETS["tiny"]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its session key, default, and the values its widget allows."""
+
+    key: str
+    default: Any = None  # a literal (its type is the setting's kind); None with `text`
+    text: str | None = None  # catalogue key of a default in the UI language (kind: text)
+    span: tuple[float, float] | None = None  # (min, max) of a slider or number box
+    choices: tuple[Any, ...] | None = None  # the codes a select slider or selector offers
+
+    def __post_init__(self) -> None:
+        if (self.default is None) == (self.text is None):
+            raise ValueError(f"{self.key}: give either a default or a catalogue text")
+
+    @property
+    def example(self) -> Any:
+        """A value of the setting's kind, for checking a pack ("" for any text)."""
+        return "" if self.text is not None else self.default
+
+    def value(self) -> Any:
+        """The default now (a translated text in the current UI language)."""
+        return t(self.text) if self.text is not None else self.default
+
+
+def _table(*settings: Setting) -> dict[str, Setting]:
+    return {s.key: s for s in settings}
+
+
+S = Setting
+PAGES: dict[str, dict[str, Setting]] = {
+    "lessons/tokenizer_train.py": _table(
+        S("tok.train.source", "builtin", choices=("builtin", "paste", "upload")),
+        S("tok.train.lang", "mixed", choices=("mixed", "en", "zh")),
+        S("tok.train.paste", ""),
+        S("tok.train.algo", "byte-bpe", choices=tuple(ALGORITHMS)),
+        S("tok.train.vocab", 1000, span=(2, MAX_VOCAB)),
+        S("tok.train.k", 0),  # the merge scrubber: its range is the trained tokenizer's merges
+        S("tok.train.play", False),
+        S("tok.train.all", False),
+        S("tok.train.probe", text="tok.train.probe.default"),
+        S("tok.train.predict", False),
+    ),
+    "lessons/tokenizer_encode.py": _table(
+        S("tok.encode.text", text="tok.encode.default_text"),
+        S("tok.encode.source", "bert"),  # the first available tokenizer: bert, lab or ...
+        S("tok.encode.specials", False),
+        S("tok.encode.compare", True),
+    ),
+    "lessons/embed_tokens.py": _table(
+        S("emb.tokens.text", text="emb.tokens.default_text"),
+        S("emb.tokens.source", "pretrained", choices=("fresh", "trained", "pretrained")),
+        S("emb.tokens.dim", 64, choices=(16, 32, 64, 128)),
+        S("emb.tokens.seed", 0, span=(0, 10_000)),
+        S("emb.tokens.pick", 1),  # a token position: its range is the sentence
+        S("emb.tokens.map", True),
+        S("emb.tokens.k", 5, span=(1, 10)),
+    ),
+    "lessons/embed_positions.py": _table(
+        S("emb.pos.length", 128, span=(16, 512)),
+        S("emb.pos.dim", 64, choices=(8, 16, 32, 64, 128, 256)),
+        S("emb.pos.base", 10000, choices=(100, 1000, 10_000, 100_000, 1_000_000)),
+        S("emb.pos.clip", 4, span=(1, 32)),
+        S("emb.pos.trained", 64, span=(8, 512)),
+        S("emb.pos.scheme", "sinusoidal", choices=("sinusoidal", "learned", "relative", "rotary")),
+        S("emb.pos.rope", True),
+        S("emb.pos.pair", 4),  # a frequency pair: its range is the width (dim // 2 - 1)
+    ),
+    "lessons/embed_sum.py": _table(
+        S("emb.sum.a", text="emb.sum.default_a"),
+        S("emb.sum.b", text="emb.sum.default_b"),
+        S("emb.sum.source", "pretrained", choices=("fresh", "trained", "pretrained")),
+        S("emb.sum.seed", 0, span=(0, 10_000)),
+        S("emb.sum.pick", 1),  # a token position: its range is the pair
+        S("emb.sum.dims", 12, span=(4, 64)),  # at most the model's hidden size
+        S("emb.sum.overview", True),
+    ),
+    "lessons/attention.py": _table(
+        S("attn.source", "pretrained", choices=("fresh", "trained", "pretrained")),
+        S("attn.mode", "single", choices=("single", "pair", "batch")),
+        S("attn.view", "head", choices=("head", "overview", "masks")),
+        S("attn.text", "The cat sat on the mat because it was tired."),
+        S("attn.a", "The cat sat on the mat."),
+        S("attn.b", "It fell asleep in the sun."),
+        S("attn.batch", "The cat sat.\nA dog barked at the mailman all morning.\nHello!"),
+        S("attn.causal", False),
+        S("attn.row", 0),  # a row of the batch
+        S("attn.layer", 1),  # 1 .. the model's layers
+        S("attn.head", 1),  # 1 .. the model's heads
+        S("attn.query", 0),  # token positions: their range is the sentence
+        S("attn.key", 0),
+        S("attn.predict", False),
+    ),
+    "lessons/bert_inputs.py": _table(
+        S("inputs.text", "The quick brown fox jumps over the lazy dog near the quiet river bank."),
+        S("inputs.seed", 0, span=SEEDS),
+        S("inputs.draws", 1000, choices=(10, 100, 1000, 5000)),
+        S("inputs.nsp_source", "en", choices=("en", "zh", "own")),
+        S("inputs.nsp_seed", 0, span=SEEDS),
+        S(
+            "inputs.pairs",
+            "The cat sat on the mat.\tThen it fell asleep.\n"
+            "Rain fell all night.\tThe streets were wet in the morning.\n"
+            "She opened the book.\tThe first page was blank.",
+        ),  # fmt: skip
+        S("inputs.max_len", 24, span=(8, 64)),
+        S("inputs.example", 0),  # a pair of the list
+        S("inputs.predict", False),
+    ),
+    "lessons/train_model.py": _table(
+        S("train.data", "builtin", choices=("builtin", "upload")),
+        S("train.tok", "train", choices=("lab", "train", "vocab")),  # "lab" when one is shared
+        S("train.algo", "wordpiece", choices=tuple(ALGORITHMS)),
+        S("train.vocab_size", 2000),
+        S("train.lower", True),
+        S("train.preset", "tiny", choices=tuple(PRESETS)),
+        S("train.edit", False),
+        S("train.max_length", 48, span=(8, 256)),
+        S("train.objective", "pretrain+finetune"),
+        S("train.pre_steps", 100, span=STEPS),
+        S("train.fine_steps", 300, span=STEPS),
+        S("train.budget", 90, span=(0, 3600)),
+        S("train.seed", 0, span=SEEDS),
+        # the model sizes: the chosen preset's (Tiny's here)
+        S("train.hidden", TINY.hidden_size, span=(8, 1024)),
+        S("train.layers", TINY.num_hidden_layers, span=(1, 12)),
+        S("train.heads", TINY.num_attention_heads, span=(1, 16)),
+        S("train.ffn", TINY.intermediate_size, span=(8, 4096)),
+        S("train.batch", TINY.batch_size, span=(1, 512)),
+        S("train.lr", TINY.learning_rate, span=(1e-5, 0.5)),
+    ),
+    "lessons/similarity.py": _table(
+        S("sim.a", text="sim.default_a"),
+        S("sim.b", text="sim.default_b"),
+        S("sim.pooling", "mean", choices=tuple(POOLING_MODES)),
+        S("sim.view", "matrix", choices=("matrix", "neighbours", "pairs")),
+        S("sim.model", "trained", choices=("trained", "fresh", "minilm")),
+        S("sim.list", text="sim.default_list"),
+        S("sim.query", text="sim.default_query"),
+        S("sim.k", 5, span=(1, 200)),  # at most the sentences in the list
+        S("sim.split", "dev", choices=("dev", "test")),
+    ),
+    "lessons/lesson.py": _table(
+        S("lesson.step", 1),
+        S("lesson.token", 2),
+        S("lesson.layer", 1),
+        S("lesson.head", 3),  # a previous-token head of MiniLM
+        S("lesson.text", text="lesson.default_text"),
+        S("lesson.other", text="lesson.default_other"),
+        S("lesson.third", text="lesson.default_third"),
+    ),
+    "lessons/home.py": {},
+}
+# the app's own settings, drawn in the sidebar of every page
+APP = _table(
+    S(LANG_KEY, "en", choices=tuple(LANGUAGES)),
+    S(FORMAT_KEY, IMAGE_FORMATS[0], choices=tuple(IMAGE_FORMATS)),
+)
+
+
+def declared() -> dict[str, Setting]:
+    """Every declared setting of the app and its pages, by key."""
+    out = dict(APP)
+    for table in PAGES.values():
+        out.update(table)
+    return out
+
+
+def declared_keys() -> frozenset[str]:
+    """The keys a lesson pack stores and restores."""
+    return frozenset(declared())
+
+
+def examples() -> dict[str, Any]:
+    """A value of each setting's kind (the default, or "" for a text), for checking a pack."""
+    return {key: setting.example for key, setting in declared().items()}
+
+
+def choices(key: str) -> tuple[Any, ...]:
+    """The codes the declared setting `key` offers (for its selector and `state.url_synced`)."""
+    found = declared()[key].choices
+    if found is None:
+        raise KeyError(f"{key} declares no choices")
+    return found
+
+
+def defaults(page: str) -> dict[str, Any]:
+    """The page's defaults now (translated texts in the current UI language)."""
+    return {key: setting.value() for key, setting in PAGES[page].items()}
+
+
+def bind(
+    key: str, options: Sequence[Any] = (), *, default: Any = None,
+    span: tuple[float, float] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Widget arguments for the declared setting `key` (see `state.bound`): its default, URL
+    binding, range and choices from the table. `span` narrows the range to what the page can
+    show now (the sentences of a list); `default` replaces the declared one (kept inside it)."""
+    setting = declared()[key]
+    value = setting.value() if default is None else default
+    return bound(key, {key: value}, options, span=span or setting.span, choices=setting.choices)

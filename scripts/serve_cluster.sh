@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# A classroom server: N copies ("replicas") of the app behind nginx, on one address.
+#   bash scripts/serve_cluster.sh [N]      # N replicas (default 2); Ctrl-C stops everything
+# Students open http://THIS-MACHINE:8501 (PORT). Each replica is a plain `streamlit run app.py`
+# on 127.0.0.1:REPLICA_PORT+i; nginx (Debian's package, run unprivileged from
+# deploy/nginx.conf.template) keeps each browser on one replica with a cookie and passes the
+# websocket through. A replica that dies is restarted; nginx routes around it meanwhile.
+# Settings (environment): PORT (8501), ADDRESS (0.0.0.0: every network interface),
+# REPLICA_PORT (8511), RUN_DIR (a new temporary folder: nginx.conf, logs, pid), and
+# MORE_SERVERS="host:port host:port": replicas on other machines, added to nginx's list
+# (N may then be 0: this machine runs nginx only).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPLICAS="${1:-2}"
+ASKED="$REPLICAS"
+MORE_SERVERS="${MORE_SERVERS:-}"
+replicas_error() {
+    echo "error: the number of replicas must be a whole number from 1 to 99" \
+        "(0 only with MORE_SERVERS), got '$ASKED'" >&2
+    exit 2
+}
+[[ "$REPLICAS" =~ ^[0-9]{1,2}$ ]] || replicas_error
+REPLICAS=$((10#$REPLICAS))  # "02" is 2
+if [ "$REPLICAS" = 0 ] && [ -z "$MORE_SERVERS" ]; then replicas_error; fi
+for server in $MORE_SERVERS; do
+    if ! [[ "$server" =~ ^[A-Za-z0-9._-]+:[0-9]+$ ]]; then
+        echo "error: MORE_SERVERS takes host:port entries separated by spaces, got '$server'" >&2
+        exit 2
+    fi
+done
+PORT="${PORT:-8501}"
+ADDRESS="${ADDRESS:-0.0.0.0}"
+REPLICA_PORT="${REPLICA_PORT:-8511}"
+RUN_DIR="${RUN_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/embedding-explorer-cluster.XXXXXX")}"
+mkdir -p "$RUN_DIR"
+RUN_DIR="$(cd "$RUN_DIR" && pwd)"  # nginx -p and -c want absolute paths
+
+source scripts/setup.sh requirements.txt
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+if [ ! -x "$NGINX" ]; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "Installing Debian's nginx..."
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
+        NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+    else
+        echo "error: nginx is missing: run 'sudo apt-get install -y nginx' first" >&2
+        exit 1
+    fi
+fi
+
+# One cookie secret for all replicas, so a browser moved to another replica keeps valid cookies.
+STREAMLIT_SERVER_COOKIE_SECRET="${STREAMLIT_SERVER_COOKIE_SECRET:-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')}"
+export STREAMLIT_SERVER_COOKIE_SECRET
+
+in_use() {  # $1: a port something on this machine already answers on
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+for port in "$PORT" $(seq "$REPLICA_PORT" $((REPLICA_PORT + REPLICAS - 1))); do
+    if in_use "$port"; then
+        echo "error: port $port is in use; choose others with PORT=... REPLICA_PORT=..." >&2
+        exit 1
+    fi
+done
+
+declare -a PIDS=()
+NGINX_PID=""
+
+start_replica() {  # $1: replica index
+    local port=$((REPLICA_PORT + $1))
+    .venv/bin/streamlit run app.py --server.port "$port" --server.address 127.0.0.1 \
+        --browser.gatherUsageStats false >>"$RUN_DIR/replica-$1.log" 2>&1 &
+    PIDS[$1]=$!
+}
+
+stop_all() {
+    trap - INT TERM EXIT
+    echo "Stopping nginx and $REPLICAS replicas..."
+    local pid
+    for pid in $NGINX_PID "${PIDS[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+    done
+    for _ in $(seq 50); do  # up to 10 s for a clean exit, then no mercy
+        local alive=0
+        for pid in $NGINX_PID "${PIDS[@]}"; do
+            if kill -0 "$pid" 2>/dev/null; then alive=1; fi
+        done
+        [ "$alive" = 0 ] && break
+        sleep 0.2
+    done
+    for pid in $NGINX_PID "${PIDS[@]}"; do
+        kill -KILL "$pid" 2>/dev/null || true
+    done
+}
+trap 'stop_all; exit 130' INT
+trap 'stop_all; exit 143' TERM
+trap 'stop_all' EXIT
+
+upstreams=""
+for ((i = 0; i < REPLICAS; i++)); do
+    # max_fails=1 fail_timeout=10s: one failed connection takes a replica out for 10 s
+    upstreams+="        server 127.0.0.1:$((REPLICA_PORT + i)) max_fails=1 fail_timeout=10s;"$'\n'
+    start_replica "$i"
+done
+for server in $MORE_SERVERS; do
+    upstreams+="        server $server max_fails=1 fail_timeout=10s;"$'\n'
+done
+conf="$(<deploy/nginx.conf.template)"
+conf="${conf//@RUN_DIR@/$RUN_DIR}"
+conf="${conf//@LISTEN@/$ADDRESS:$PORT}"
+conf="${conf//@UPSTREAM_SERVERS@/${upstreams%$'\n'}}"
+printf '%s\n' "$conf" >"$RUN_DIR/nginx.conf"
+"$NGINX" -t -q -c "$RUN_DIR/nginx.conf" -p "$RUN_DIR" 2>"$RUN_DIR/nginx-test.log" || {
+    cat "$RUN_DIR/nginx-test.log" >&2
+    exit 1
+}
+"$NGINX" -c "$RUN_DIR/nginx.conf" -p "$RUN_DIR" &
+NGINX_PID=$!
+echo "Embedding Explorer: $REPLICAS replicas from 127.0.0.1:$REPLICA_PORT${MORE_SERVERS:+ and $MORE_SERVERS}," \
+    "nginx on http://$ADDRESS:$PORT (config and logs in $RUN_DIR). Ctrl-C stops everything."
+
+declare -a RESTARTED=()
+while true; do
+    if ! kill -0 "$NGINX_PID" 2>/dev/null; then
+        echo "error: nginx stopped; see $RUN_DIR/error.log" >&2
+        exit 1
+    fi
+    for ((i = 0; i < REPLICAS; i++)); do
+        if ! kill -0 "${PIDS[$i]}" 2>/dev/null; then
+            now=$(date +%s)
+            if [ $((now - ${RESTARTED[$i]:-0})) -ge 10 ]; then  # at most one restart per 10 s
+                echo "replica $i (port $((REPLICA_PORT + i))) exited; restarting it" >&2
+                RESTARTED[$i]=$now
+                start_replica "$i"
+            fi
+        fi
+    done
+    sleep 2 &
+    wait $! || true
+done
