@@ -21,7 +21,7 @@ from explorer_core.viz import attention as viz
 MODES, VIEWS = ("single", "pair", "batch"), ("head", "overview", "masks")
 DEFAULTS = {
     "attn.source": "pretrained", "attn.mode": "single", "attn.view": "head",
-    "attn.text": "The cat sat on the mat because it was tired.",  # = DEFAULT_TEXT (warmed up)
+    "attn.text": "The cat sat on the mat because it was tired.",
     "attn.a": "The cat sat on the mat.", "attn.b": "It fell asleep in the sun.",
     "attn.batch": "The cat sat.\nA dog barked at the mailman all morning.\nHello!",
     "attn.causal": False, "attn.row": 0, "attn.layer": 1, "attn.head": 1,

@@ -65,9 +65,10 @@ def test_a_failing_step_does_not_stop_the_others(monkeypatch):
 
 
 def test_the_warm_up_runs_the_attention_pages_default_sentence():
+    from explorer_core.ui import settings
     from explorer_core.ui.attention import DEFAULT_TEXT
 
-    assert f'"attn.text": "{DEFAULT_TEXT}"' in (ROOT / "lessons" / "attention.py").read_text()
+    assert settings.declared()["attn.text"].default == DEFAULT_TEXT
 
 
 def test_the_warm_up_can_be_turned_off(monkeypatch):

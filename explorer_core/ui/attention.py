@@ -26,8 +26,8 @@ from explorer_core.ui.state import SHARED_MODEL
 
 SOURCES = ("fresh", "trained", "pretrained")
 FRESH_SEED = 0
-# The Attention page's default sentence, which the warm-up runs MiniLM on. The page writes it out
-# as a literal: a lesson pack reads each setting's kind from the page's DEFAULTS.
+# The Attention page's default sentence (declared in ui/settings.py; a test checks they agree),
+# which the warm-up runs MiniLM on.
 DEFAULT_TEXT = "The cat sat on the mat because it was tired."
 
 
