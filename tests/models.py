@@ -17,7 +17,7 @@ def tiny_shared():
     from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
     from explorer_core.tokenization import new_tokenizer
     from explorer_core.training.choices import SharedModel, TrainChoices, build_plan
-    from explorer_core.training.run import TrainingRun
+    from explorer_core.training.worker import TrainingRun
 
     parts = split_pairs(builtin_sts_pairs())
     tokenizer = new_tokenizer("wordpiece")

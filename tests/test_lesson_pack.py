@@ -282,12 +282,13 @@ def test_the_pack_keeps_only_declared_settings_so_no_button_or_upload():
 
 def test_internal_keys_of_the_ui_are_never_settings():
     from explorer_core.files.pack_settings import is_setting_key
-    from explorer_core.ui import train_panels, training
+    from explorer_core.ui import train_panels, train_run, training
     from explorer_core.ui.pack import LAB_KEY, RESULT_KEY
 
     for key in (training.RUN_KEY, training.PUBLISHED_KEY, training.ZIP_SEEN_KEY,
                 training.SCORES_KEY, training.PARTS_KEY, training.FRESH_KEY,
-                train_panels.ZIP_RESULT_KEY, LAB_KEY, RESULT_KEY):  # fmt: skip
+                train_panels.ZIP_RESULT_KEY, train_panels.FIGURES_KEY, train_panels.DRAWN_KEY,
+                train_run.OWNER_KEY, LAB_KEY, RESULT_KEY):  # fmt: skip
         assert not is_setting_key(key), key
 
 

@@ -47,6 +47,11 @@ def test_short_run_finishes_publishes_and_feeds_the_similarity_page():
     assert loss["layout"]["xaxis"]["title"]["text"] and loss["layout"]["yaxis"]["title"]["text"]
     evals = specs["Dev Spearman at each evaluation"]
     assert [trace["name"] for trace in evals["data"]] == ["this model", "lexical baseline (TF-IDF)"]
+    # a poll with no new records rebuilds no figure (the session's memo is drawn again)
+    memo = at.session_state["train.figures"]
+    assert memo["count"] == len(at.session_state["train.run"].records())
+    at.run()
+    assert at.session_state["train.figures"] is memo and len(at.get("plotly_chart")) == 2
     # final dev/test Spearman next to the baseline on the same split
     table = at.dataframe[-1].value
     assert list(table.iloc[:, 0]) == ["dev", "test"]
@@ -209,3 +214,79 @@ def test_preset_sizes_survive_hiding_the_editor():
     assert at.session_state["train.hidden"] == 256 and at.session_state["train.layers"] == 3
     assert at.number_input(key="train.pre_steps").value == 100
     assert any("parameters" in c.value for c in at.caption)
+
+
+@pytest.fixture
+def fresh_admission(monkeypatch):
+    """The server's admission rebuilt from the environment the test sets, and dropped after."""
+    from explorer_core.ui import train_run as training
+
+    def make(**env):
+        for name, value in env.items():
+            monkeypatch.setenv(name, str(value))
+        training.admission.clear()
+        return training.admission()
+
+    yield make
+    training.admission.clear()
+
+
+def test_a_run_beyond_the_limit_waits_in_the_queue_and_can_be_cancelled(fresh_admission):
+    from explorer_core.training.admission import FakeJob
+
+    gate = fresh_admission(EXPLORER_MAX_RUNS=1)
+    other = FakeJob()
+    assert gate.submit("another session", other, need=1) == 0  # the one slot is taken
+    at = small(app_test(PAGE), fine=100_000, objective="finetune")
+    at.button(key="train.start").click().run()
+    assert not at.exception
+    assert any("number 1 in the queue (1 of 1 runs training)" in p.proto.text
+               for p in at.get("progress"))  # fmt: skip
+    assert at.session_state["train.run"].status().state == "idle"  # not started
+    assert at.button(key="train.start").disabled
+    assert at.button(key="train.stop").label == "Cancel (leave the queue)"
+    assert any("1 training (at most 1 at once), 1 waiting" in c.value for c in at.caption)
+    at.button(key="train.stop").click().run()
+    assert not at.exception and "train.run" not in at.session_state
+    assert gate.counts()[:2] == (1, 0)
+    assert any("No run yet" in info.value for info in at.info)
+    assert not at.button(key="train.start").disabled
+    # asked again, the run moves on by itself when the other one ends
+    at.button(key="train.start").click().run()
+    run = at.session_state["train.run"]
+    other.running = False
+    at.run()
+    assert run.running and gate.place(at.session_state["train.owner"]) == 0
+    assert at.button(key="train.stop").label.startswith("Stop")
+    at.button(key="train.stop").click().run()
+    wait_for_end(at)
+    assert run.status().state == "stopped" and not at.exception
+
+
+def test_a_run_larger_than_the_servers_budget_is_refused_with_a_message(fresh_admission):
+    fresh_admission(EXPLORER_TRAIN_MEMORY_MB=100)
+    at = small(app_test(PAGE))
+    at.button(key="train.start").click().run()
+    assert not at.exception
+    assert any("The server cannot take this run" in e.value and "100 MB" in e.value
+               for e in at.error), [e.value for e in at.error]  # fmt: skip
+    assert "train.run" not in at.session_state
+
+
+def test_the_queue_view_reads_in_chinese(fresh_admission):
+    from explorer_core.training.admission import FakeJob
+    from explorer_core.training.worker import TrainingRun
+    from tests.translation import untranslated
+
+    gate = fresh_admission(EXPLORER_MAX_RUNS=1)
+    gate.submit("another session", FakeJob(), need=1)
+    at = small(app_test(PAGE), fine=100_000, objective="finetune")
+    at.button(key="train.start").click().run()
+    run = at.session_state["train.run"]
+    assert isinstance(run, TrainingRun) and run.status().state == "idle"
+    state = {"lang": "zh", "train.run": run, "train.owner": at.session_state["train.owner"]}
+    zh = app_test(PAGE, state=state)
+    assert not zh.exception
+    assert any("排在队列第 1 位" in p.proto.text for p in zh.get("progress"))
+    assert zh.button(key="train.stop").label == "取消（离开队列）"
+    assert not untranslated(zh), untranslated(zh)

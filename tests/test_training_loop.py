@@ -1,4 +1,4 @@
-"""Training loops: losses fall, seeds reproduce, the stop flag works, TrainingRun in a thread."""
+"""Training loops: losses fall, seeds reproduce, the stop flag works, TrainingRun in a process."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from explorer_core.training.finetune import FinetuneConfig, cosent_loss, finetun
 from explorer_core.training.loop import EvalRecord, TrainStep, lr_factor
 from explorer_core.training.presets import PRESETS, Preset, count_parameters
 from explorer_core.training.pretrain import PretrainConfig, corpus_lines, pretrain
-from explorer_core.training.run import TrainingPlan, TrainingRun, run_plan
+from explorer_core.training.run import TrainingPlan, run_plan
+from explorer_core.training.worker import TrainingRun
 
 TINY = Preset(name="test", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
               intermediate_size=37, max_position_embeddings=48)  # fmt: skip
@@ -176,7 +177,7 @@ def test_run_plan_pretrains_then_finetunes(tokenizer, pairs, dev):
     assert ckpt.embed(["a", "b c"]).shape == (2, 32)
 
 
-def test_training_run_in_a_thread_refuses_a_second_start_and_stops(tokenizer, pairs, dev):
+def test_training_run_in_a_worker_process_refuses_a_second_start_and_stops(tokenizer, pairs, dev):
     vocab = BertVocab.of(tokenizer)
     cfg = FinetuneConfig(steps=10_000, snapshot_every=2, **{**FAST, "eval_every": 2})
     plan = TrainingPlan(
@@ -193,7 +194,7 @@ def test_training_run_in_a_thread_refuses_a_second_start_and_stops(tokenizer, pa
     assert status.state == "running" and status.phase == "finetune" and status.step >= 4
     assert status.total_steps == 10_000 and status.eta_seconds is not None
     run.stop()
-    assert run.join(timeout=30)
+    assert run.join(timeout=120)
     status = run.status()
     assert status.state == "stopped" and status.fraction == 1.0
     assert run.start() is False
@@ -233,7 +234,7 @@ def test_training_run_reports_failures_instead_of_raising(tokenizer, pairs):
     )
     run = TrainingRun(plan)
     run.start()
-    assert run.join(timeout=30)
+    assert run.join(timeout=120)
     status = run.status()
     assert status.state == "failed" and "ValueError" in status.error and run.result() is None
 

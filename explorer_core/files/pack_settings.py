@@ -24,7 +24,7 @@ PRIVATE_PREFIXES = ("_", "$$", "shared.")
 # run bookkeeping and live objects: meaningless (or harmful) in another session
 INTERNAL_KEYS = frozenset({
     "tok.train.result", "train.run", "train.published", "train.zip_seen", "train.scores",
-    "train.parts", "train.zip_result", "sim.fresh",
+    "train.parts", "train.zip_result", "sim.fresh", "train.owner", "train.figures", "train.drawn",
 })  # fmt: skip
 INTERNAL_SUFFIXES = (".lab_seen",)  # ui/tokens.follow_lab: id() of the tokenizer last seen
 SHELL_KEYS = frozenset({"present"})  # the machine's display, not the lesson (projector vs laptop)

@@ -9,9 +9,11 @@ Read in this order:
 5. `baselines`   the lexical reference a trained model should beat (TF-IDF character n-grams).
 6. `presets`     model sizes for a laptop CPU (Tiny, Small, the Chinese tutorial's model).
 7. `checkpoint`  save, load, zip and unzip a trained model with its tokenizer (never unpickles).
-8. `run`         `TrainingPlan` (what to train) and `TrainingRun` (a job a page can poll and stop).
-9. `choices`     from the Train page's choices to a plan, with a memory check.
-10. `jobs`       one training job from files, as the CLI and the benchmarks run it.
+8. `run`         `TrainingPlan` (what to train) and `run_plan` (train it here and now).
+9. `worker`      `TrainingRun`: a plan in its own process, which a page polls, stops and collects.
+10. `admission`  the server-wide limit on concurrent runs, the queue, the memory budget.
+11. `choices`    from the Train page's choices to a plan, with the memory a run holds.
+12. `jobs`       one training job from files, as the CLI and the benchmarks run it.
 
 Below: `explorer_core.bert` and `explorer_core.inputs`.
 """

@@ -3,7 +3,8 @@
 The page collects plain values (preset, sizes, steps, objective) into a frozen `TrainChoices`;
 `model_config` turns them into a validated `BertConfig`, `check_memory` refuses a config that would
 not fit in this machine's free memory, and `build_plan` returns the `TrainingPlan` that
-`training.run.TrainingRun` runs in a worker thread.
+`training.worker.TrainingRun` runs in a worker process; `run_memory_bytes` is what one run
+holds, which the server's admission budgets.
 
 >>> choices = TrainChoices(preset="tiny", finetune_steps=20)
 >>> choices.objective, choices.hidden_size
@@ -102,6 +103,24 @@ def estimate_training_bytes(config: BertConfig, batch_size: int, max_length: int
     per_token_layer = 16 * h + 4 * config.intermediate_size + 4 * config.num_attention_heads * t
     activations = rows * t * (config.num_hidden_layers * per_token_layer + 4 * h)
     return BYTES_PER_FLOAT * (weights + activations)
+
+
+WORKER_BYTES = 260 * 2**20  # a worker process with torch imported (RSS measured: ~225 MB)
+
+
+def run_memory_bytes(config: BertConfig, batch_size: int, max_length: int, snapshots: int) -> int:
+    """The memory one run holds on the server, in bytes: what admission budgets.
+
+    Its worker process (Python + torch), one training step (`estimate_training_bytes`), and in
+    the server the weights of `snapshots` encoder copies plus the final model.
+
+    >>> cfg = PRESETS["tiny"].config(4000)
+    >>> round(run_memory_bytes(cfg, 32, 64, snapshots=6) / 2**20)
+    468
+    """
+    weights = BYTES_PER_FLOAT * count_parameters(config)
+    step = estimate_training_bytes(config, batch_size, max_length)
+    return WORKER_BYTES + step + (snapshots + 1) * weights
 
 
 def available_bytes() -> int | None:

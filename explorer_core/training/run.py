@@ -1,27 +1,18 @@
-"""A whole training job (pre-train, then fine-tune) and a thread that runs it for a page.
+"""A whole training job (pre-train, then fine-tune): what to train, and running it in place.
 
 `TrainingPlan` says what to train: tokenizer, model config, the optional pre-training corpus and
 config, the optional scored pairs and fine-tuning config. `run_plan(plan)` runs it synchronously
-(the CLI) and returns a `checkpoint.Checkpoint`. `TrainingRun(plan)` runs the same job in a worker
-thread so a page stays responsive and polls it::
+(the CLI, and the worker process of `training.worker.TrainingRun`, which is what a page starts,
+polls and stops) and returns a `checkpoint.Checkpoint`. `ModelSnapshot` (the encoder's weights at
+one moment) and `RunStatus` (what a page shows of a run) are the shapes a run reports in.
 
-    run = TrainingRun(plan)
-    run.start()                 # True; a second start() while it runs returns False
-    run.status()                # RunStatus(state="running", phase="finetune", step=40, ...)
-    run.records()               # [TrainStep(...), EvalRecord(...), ...] so far, for the curves
-    run.stop()                  # finishes the current step, keeps the model as it is
-    run.result()                # the Checkpoint once state is "finished" or "stopped"
-    run.snapshots()            # [Snapshot(phase, step, ...)]: the encoder at intervals
-    run.snapshots()[0].model()  # a BertModel as it was before training (with snapshot_every)
-
-Everything shared between the worker and the page sits behind one lock; there is no streamlit here
-(the page keeps the `TrainingRun` in its session state, so every browser session has its own).
+A plan travels to a worker process, so it stays picklable and small: plain values, the
+tokenizer, at most a small base model.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -39,7 +30,6 @@ from explorer_core.training.loop import (
     Callback,
     EvalRecord,
     LoopConfig,
-    Record,
     Snapshot,
     TrainStep,
 )
@@ -170,117 +160,7 @@ class RunStatus:
     error: str  # the error message when state is "failed"
 
 
-class TrainingRun:
-    """Runs a `TrainingPlan` in a daemon thread; every public method is safe to call any time."""
-
-    def __init__(self, plan: TrainingPlan, max_snapshots: int = 8) -> None:
-        self.plan = plan
-        self.max_snapshots = max(2, max_snapshots)
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._records: list[Record] = []
-        self._snapshots: list[ModelSnapshot] = []
-        self._result: Checkpoint | None = None
-        self._state, self._error = "idle", ""
-        self._started = 0.0
-        self._finished: float | None = None
-
-    # ---- control ----------------------------------------------------------------------------
-
-    def start(self) -> bool:
-        """Start the worker; False (and nothing happens) if this run was already started."""
-        with self._lock:
-            if self._state != "idle":
-                return False
-            self._state, self._started = "running", time.perf_counter()
-        self._thread = threading.Thread(target=self._work, name="training-run", daemon=True)
-        self._thread.start()
-        return True
-
-    def stop(self) -> None:
-        """Ask the worker to stop after the current step; the model is kept as it is."""
-        self._stop.set()
-
-    def join(self, timeout: float | None = None) -> bool:
-        """Wait for the worker; True when it has ended."""
-        if self._thread is not None:
-            self._thread.join(timeout)
-        return not self.running
-
-    @property
-    def running(self) -> bool:
-        with self._lock:
-            return self._state == "running"
-
-    # ---- what the page polls ----------------------------------------------------------------
-
-    def records(self) -> list[Record]:
-        with self._lock:
-            return list(self._records)
-
-    def snapshots(self) -> list[ModelSnapshot]:
-        with self._lock:
-            return list(self._snapshots)
-
-    def result(self) -> Checkpoint | None:
-        """The trained Checkpoint once the run has finished or was stopped, else None."""
-        with self._lock:
-            return self._result
-
-    def status(self) -> RunStatus:
-        with self._lock:
-            records, state, error = list(self._records), self._state, self._error
-            end = self._finished if self._finished is not None else time.perf_counter()
-            seconds = end - self._started if self._started else 0.0
-        steps = [r for r in records if isinstance(r, TrainStep)]
-        evals = [r for r in records if isinstance(r, EvalRecord)]
-        last = steps[-1] if steps else None
-        phase = last.phase if last else ""
-        names = [name for name, _ in self.plan.phases]
-        config = dict(self.plan.phases).get(phase)
-        fraction = _fraction(names, phase, last, config, state)
-        eta = None
-        if state == "running" and last is not None and fraction > 0:
-            eta = seconds * (1.0 - fraction) / fraction
-        return RunStatus(
-            state=state, phase=phase, step=last.step if last else 0,
-            total_steps=config.steps if config else None, seconds=seconds, fraction=fraction,
-            eta_seconds=eta, last_step=last, last_eval=evals[-1] if evals else None, error=error,
-        )  # fmt: skip
-
-    # ---- the worker -------------------------------------------------------------------------
-
-    def _record(self, record: Record) -> None:
-        with self._lock:
-            self._records.append(record)
-
-    def _snapshot(self, phase: str, step: int, model: torch.nn.Module) -> None:
-        state = {k: v.detach().clone() for k, v in model.state_dict().items()}
-        snap = ModelSnapshot(phase, step, self.plan.model_config, state)
-        with self._lock:
-            self._snapshots.append(snap)
-            if len(self._snapshots) > self.max_snapshots:  # thin out, keep first and last
-                self._snapshots = self._snapshots[:-1:2] + self._snapshots[-1:]
-
-    def _work(self) -> None:
-        try:
-            ckpt = run_plan(
-                self.plan, callback=self._record, stop=self._stop, on_snapshot=self._snapshot
-            )
-        except Exception as err:  # noqa: BLE001 - reported to the page, never raised in a thread
-            with self._lock:
-                self._state, self._error = "failed", f"{type(err).__name__}: {err}"
-                self._finished = time.perf_counter()
-            return
-        self._snapshot("final", sum(len(log.steps) for log in ckpt.log.values()), ckpt.model)
-        with self._lock:
-            self._result = ckpt
-            self._state = "stopped" if self._stop.is_set() else "finished"
-            self._finished = time.perf_counter()
-
-
-def _fraction(
+def fraction_done(
     names: Sequence[str], phase: str, last: TrainStep | None, config: LoopConfig | None, state: str
 ) -> float:
     """Share of the plan done: finished phases count 1, the current one by steps or time."""

@@ -6,6 +6,7 @@ Each panel reads its own widgets (keys "train.*") and draws; the maths lives in 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,9 +20,10 @@ from explorer_core.tokenization import Tokenizer
 from explorer_core.training.baselines import fit_baseline
 from explorer_core.training.choices import SharedModel, split_scores
 from explorer_core.training.metrics import spearman
+from explorer_core.ui import train_run as runs
 from explorer_core.ui import training as ui
 from explorer_core.ui.export import download, download_csv, download_json, show_chart
-from explorer_core.ui.i18n import t
+from explorer_core.ui.i18n import current_language, t
 from explorer_core.ui.state import (
     SHARED_MODEL,
     SHARED_TOKENIZER,
@@ -33,6 +35,9 @@ from explorer_core.viz import training as viz
 
 TOKENIZER_SOURCES = ("lab", "train", "vocab")
 ZIP_RESULT_KEY = "train.zip_result"  # (file id, error text or "") of the last uploaded zip
+FIGURES_KEY = "train.figures"  # the progress charts of the last poll, and the record count
+DRAWN_KEY = "train.drawn"  # what the whole page last drew the run as: "waiting", "active", ""
+CHART_SECONDS = 3.0  # while training, rebuild the charts at most this often
 
 Parts = dict[str, list[SentencePair]]
 
@@ -116,39 +121,78 @@ def _status_line(status) -> None:  # noqa: ANN001 - a training.run.RunStatus
 
 
 def progress_panel(parts: Parts, data_key: str) -> None:
-    """Progress bar, loss curves and dev Spearman of this session's run (run as a fragment)."""
-    run = ui.current_run()
+    """Queue place or progress, loss curves and dev Spearman of this session's run.
+
+    Runs as a fragment polled once a second. Each poll tells the server the session is still here
+    (`train_run.poll_run`) and draws the status line; the figures are rebuilt only when new records
+    arrived, at most every CHART_SECONDS while training, and redrawn from the session's memo
+    otherwise, so a poll costs little.
+    """
+    run = runs.current_run()
     if run is None:
         st.info(t("train.none"))
         return
+    place = runs.poll_run()
     status = run.status()
+    st.caption(t("train.server", **runs.server_counts()))
+    if status.state == "idle":
+        _queue_line(place)
+        return
+    if st.session_state.get(DRAWN_KEY) == "waiting":
+        st.rerun(scope="app")  # admitted: redraw the page with Stop instead of Cancel
     _status_line(status)
+    figures, records = _figures(run, status, parts, data_key)
+    for fig, key, caption in figures:
+        show_chart(fig, key)
+        st.caption(caption)
+    if not any(key == "train.eval_chart" for _, key, _ in figures):
+        st.caption(t("train.eval.none"))
+    if records:
+        _log_downloads(records)
+    if status.state != "running" and st.session_state.get(ui.PUBLISHED_KEY) != id(run):
+        st.rerun(scope="app")  # the run just ended: redraw the whole page with the result
+
+
+def _queue_line(place: int | None) -> None:
+    """A waiting run: its place in the queue; or why it left the queue."""
+    if place:
+        server = runs.server_counts()
+        st.progress(0.0, text=t("train.queue", place=place, **server))
+        return
+    st.warning(t("train.queue.dropped", s=round(runs.admission().expire_after)))
+    if st.session_state.get(DRAWN_KEY) == "waiting":
+        st.rerun(scope="app")  # enable Train again
+
+
+def _figures(run, status, parts: Parts, data_key: str) -> tuple[list, list]:  # noqa: ANN001
+    """[(figure, key, caption)] and the records they show, rebuilt only when records arrived."""
+    memo = st.session_state.get(FIGURES_KEY)
+    count, now = run.record_count(), time.monotonic()
+    if memo is not None and memo["view"] == (id(run), current_language()):
+        fresh = memo["count"] == count
+        recent = status.state == "running" and now - memo["at"] < CHART_SECONDS
+        if fresh or recent:
+            return memo["figures"], memo["records"]
     records = run.records()
     names = {part: t(f"train.loss.{part}") for part in viz.LOSS_PARTS}
-    x_title = t("train.axis.step")
+    x_title, figures = t("train.axis.step"), []
     losses = viz.loss_frame(records)
     if not losses.empty:
-        show_chart(
-            viz.loss_figure(losses, names, title=t("train.loss.title"), x_title=x_title,
-                            y_title=t("train.axis.loss")),
-            "train.loss_chart",
-        )  # fmt: skip
-        st.caption(t("train.loss.caption"))
+        fig = viz.loss_figure(losses, names, title=t("train.loss.title"), x_title=x_title,
+                              y_title=t("train.axis.loss"))  # fmt: skip
+        figures.append((fig, "train.loss_chart", t("train.loss.caption")))
     evals = viz.eval_frame(records)
-    if evals.empty:
-        st.caption(t("train.eval.none"))
-    else:
+    if not evals.empty:
         fig = viz.eval_figure(
             evals, baseline=_baseline_dev(parts, data_key), title=t("train.eval.title"),
             x_title=x_title, y_title=t("train.axis.spearman"), model_name=t("train.eval.model"),
             baseline_name=t("train.eval.baseline"),
         )  # fmt: skip
-        show_chart(fig, "train.eval_chart")
-        st.caption(t("train.eval.caption"))
-    if records:
-        _log_downloads(records)
-    if status.state != "running" and st.session_state.get(ui.PUBLISHED_KEY) != id(run):
-        st.rerun(scope="app")  # the run just ended: redraw the whole page with the result
+        figures.append((fig, "train.eval_chart", t("train.eval.caption")))
+    view = (id(run), current_language())
+    memo = {"view": view, "count": len(records), "at": now, "figures": figures, "records": records}
+    st.session_state[FIGURES_KEY] = memo
+    return figures, records
 
 
 def _log_downloads(records: Sequence) -> None:

@@ -1,9 +1,10 @@
-"""Session-scoped training runs and cached data/models for the Train and Similarity pages.
+"""Session-scoped training results and cached data/models for the Train and Similarity pages.
 
-The `TrainingRun` of a browser session lives in `st.session_state[RUN_KEY]`, never at module level
-(module state is shared by every user of the server). `start_run` refuses a second run while one
-is going; `sync_run` moves a finished or stopped run's checkpoint into `SHARED_MODEL`, once.
-Cached functions take plain arguments and return objects treated as read-only.
+The session's run itself (a worker process behind the server's admission queue) is handled by
+`ui.train_run`; it lives in `st.session_state[RUN_KEY]`, never at module level (module state is
+shared by every user of the server). `sync_run` moves a finished or stopped run's checkpoint into
+`SHARED_MODEL`, once. Cached functions take plain arguments and return objects treated as
+read-only.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from explorer_core.training.checkpoint import (
     save_checkpoint,
 )
 from explorer_core.training.choices import SharedModel
-from explorer_core.training.run import TrainingPlan, TrainingRun
+from explorer_core.ui.i18n import t
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 from explorer_core.ui.state import SHARED_MODEL
 
@@ -107,37 +108,9 @@ def try_minilm() -> TextEncoder | None:
 # ---- the session's run ------------------------------------------------------------------------
 
 
-def current_run() -> TrainingRun | None:
-    return st.session_state.get(RUN_KEY)
-
-
-def is_running() -> bool:
-    run = current_run()
-    return run is not None and run.running
-
-
-def start_run(plan: TrainingPlan, parts: dict[str, list[SentencePair]], data_name: str) -> bool:
-    """Start a run for this session; False (nothing started) if one is still running.
-
-    The pairs (by split) are remembered so the Similarity page evaluates on the same data.
-    """
-    if is_running():
-        return False
-    run = TrainingRun(plan, max_snapshots=6)
-    st.session_state[RUN_KEY] = run
-    st.session_state[PARTS_KEY] = (data_name, parts)
-    return run.start()
-
-
-def stop_run() -> None:
-    run = current_run()
-    if run is not None:
-        run.stop()
-
-
 def sync_run() -> bool:
     """Publish a finished/stopped run's model into SHARED_MODEL once; True when it just did."""
-    run = current_run()
+    run = st.session_state.get(RUN_KEY)
     if run is None or st.session_state.get(PUBLISHED_KEY) == id(run):
         return False
     ckpt = run.result()
@@ -173,8 +146,6 @@ def model_label(shared: SharedModel) -> str:
 
     An uploaded checkpoint keeps the label it was saved with.
     """
-    from explorer_core.ui.i18n import t
-
     log = shared.checkpoint.log
     if shared.source != "trained":
         return shared.label

@@ -67,7 +67,10 @@ EN = {
     "train.batch": "Batch size (pairs)",
     "train.lr": "Peak learning rate",
     "train.seed": "Seed",
-    "train.size": "{params} parameters; one training step needs about {mb} MB of memory.",
+    "train.size": (
+        "{params} parameters; this run holds about {mb} MB of the server's memory (its worker "
+        "process, one training step, the snapshots for the before/after views)."
+    ),
     "train.bad_config": "This configuration cannot be trained: {reason}",
     "train.objective.head": "4. Objective and budget",
     "train.objective": "Objective",
@@ -80,6 +83,26 @@ EN = {
     "train.stop": "Stop (keep the model as it is)",
     "train.already": "A run is already going in this session; stop it or wait for it to finish.",
     "train.run.head": "Progress",
+    "train.cancel": "Cancel (leave the queue)",
+    "train.server": (
+        "Training on this server, all users together: {running} training (at most {limit} at "
+        "once), {waiting} waiting; {used} of {budget} MB of training memory in use."
+    ),
+    "train.queue": (
+        "Waiting for a free place: number {place} in the queue ({running} of {limit} runs "
+        "training). Your run starts by itself when its turn comes."
+    ),
+    "train.queue.dropped": (
+        "Your request left the queue: this page did not ask for news for more than {s} s. "
+        "Press Train again."
+    ),
+    "train.refused.budget": (
+        "The server cannot take this run: it needs about {need} MB, more than the {budget} MB it "
+        "sets aside for all training runs together. Choose fewer layers, a smaller hidden size, "
+        "batch or length."
+    ),
+    "train.keepalive.running": "Training in the background: {phase}, step {step}.",
+    "train.keepalive.waiting": "Your training run waits in the queue: number {place}.",
     "train.none": "No run yet in this session. Choose the settings above and press Train.",
     "train.phase.pretrain": "pre-training",
     "train.phase.finetune": "fine-tuning",
@@ -201,7 +224,7 @@ ZH = {
     "train.batch": "批大小（句子对）",
     "train.lr": "最大学习率",
     "train.seed": "随机种子",
-    "train.size": "{params} 个参数；一步训练大约需要 {mb} MB 内存。",
+    "train.size": "{params} 个参数；这次训练大约占用服务器 {mb} MB 内存（训练进程、一步训练、训练前后对比用的快照）。",
     "train.bad_config": "这个配置无法训练：{reason}",
     "train.objective.head": "4. 训练目标与预算",
     "train.objective": "训练目标",
@@ -214,6 +237,19 @@ ZH = {
     "train.stop": "停止（保留当前模型）",
     "train.already": "本次会话已有一个训练在进行；请先停止它或等它结束。",
     "train.run.head": "进度",
+    "train.cancel": "取消（离开队列）",
+    "train.server": (
+        "本服务器所有用户的训练：{running} 个正在训练（最多同时 {limit} 个），{waiting} 个在排队；"
+        "训练内存已用 {used} / {budget} MB。"
+    ),
+    "train.queue": "正在等待空位：排在队列第 {place} 位（{running}/{limit} 个训练在进行）。轮到你时会自动开始。",
+    "train.queue.dropped": "你的请求已离开队列：这个页面超过 {s} 秒没有查询进度。请再点一次“开始训练”。",
+    "train.refused.budget": (
+        "服务器无法接受这次训练：它大约需要 {need} MB，超过了服务器为所有训练预留的 {budget} MB。"
+        "请减少层数、隐藏层大小、批大小或长度。"
+    ),
+    "train.keepalive.running": "后台训练中：{phase}，第 {step} 步。",
+    "train.keepalive.waiting": "你的训练在排队：第 {place} 位。",
     "train.none": "本次会话还没有训练。请在上面选择设置，然后点击“开始训练”。",
     "train.phase.pretrain": "预训练",
     "train.phase.finetune": "微调",

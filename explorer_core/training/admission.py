@@ -1,0 +1,258 @@
+"""Admission: how many training runs one server lets train at once, and who waits for a turn.
+
+A classroom server has a few cores and thirty learners who may all press Train within a minute.
+`Admission` is the server-wide gatekeeper (one object per server process; the UI keeps it in
+`st.cache_resource`). Every run asks it first:
+
+- at most `max_runs` runs train at once (default: the number of cores), and together they may
+  need at most `budget` bytes of memory (default: half of the machine's memory);
+- a run asked for beyond that waits in a first-come queue; when a slot and enough memory are
+  free, the head of the queue starts (a big run at the head is not overtaken by smaller ones);
+- a run that needs more than the whole budget is refused at once (`Refused("budget")`), and so
+  is a second run of the same session (`Refused("busy")`): one run per session;
+- a session proves it is still there by `touch`-ing its entry (the Train page's poll does, once
+  a second). A queued entry not touched for `expire_after` seconds leaves the queue; a running
+  job sees the same silence itself (`training.worker.TrainingRun(expire_after=...)`) and stops.
+
+It holds jobs, not models: anything with `start()`, `stop()` and a `running` property. A job
+whose `running` turned False (finished, stopped, failed) leaves at the next call and frees its
+slot; the session keeps its own reference to the job and its results.
+
+    >>> clock = FakeClock()
+    >>> gate = Admission(max_runs=1, budget=100, expire_after=20, clock=clock)
+    >>> a, b = FakeJob(), FakeJob()
+    >>> gate.submit("ann", a, need=60), gate.submit("bob", b, need=30)
+    (0, 1)
+    >>> a.running, b.running, gate.place("bob")
+    (True, False, 1)
+    >>> a.running = False          # ann's run ends: bob's turn
+    >>> gate.place("bob"), b.running
+    (0, True)
+
+Thread-safe: every public method holds one lock (Streamlit runs each session in its own thread).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+DEFAULT_EXPIRE_AFTER = 20.0  # seconds without a poll after which a session counts as gone
+BUDGET_SHARE = 0.5  # of the machine's memory, when EXPLORER_TRAIN_MEMORY_MB is not set
+
+
+class Job(Protocol):
+    """What admission needs of a run."""
+
+    @property
+    def running(self) -> bool: ...
+
+    def start(self) -> bool: ...
+
+    def stop(self) -> None: ...
+
+
+class Refused(ValueError):
+    """A run that is not admitted, not even to the queue.
+
+    `reason` is "budget" (needs more than the whole memory budget) or "busy" (the session already
+    has a run training or waiting); `need` and `budget` are in bytes, for the message.
+    """
+
+    def __init__(self, reason: str, need: int = 0, budget: int = 0) -> None:
+        self.reason, self.need, self.budget = reason, need, budget
+        if reason == "budget":
+            text = (
+                f"This run needs about {need // 2**20} MB but the server's training budget is "
+                f"{budget // 2**20} MB for all runs together: choose a smaller model"
+            )
+        else:
+            text = "This session already has a run training or waiting"
+        super().__init__(text)
+
+
+@dataclass
+class _Entry:
+    owner: str  # the session that asked
+    job: Job
+    need: int  # bytes
+    touched: float  # clock() of the session's last sign of life
+    started: bool = False
+
+
+class Admission:
+    """The server-wide limit on concurrent runs, with a first-come queue (see module docstring)."""
+
+    def __init__(
+        self,
+        max_runs: int,
+        budget: int | None = None,
+        expire_after: float = DEFAULT_EXPIRE_AFTER,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if max_runs < 1:
+            raise ValueError(f"At least one run must be allowed at a time, got {max_runs}")
+        if expire_after <= 0:
+            raise ValueError(f"expire_after must be positive seconds, got {expire_after}")
+        self.max_runs, self.budget, self.expire_after = int(max_runs), budget, float(expire_after)
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._entries: list[_Entry] = []  # running ones first, then the queue in arrival order
+
+    @classmethod
+    def from_env(cls) -> Admission:
+        """Settings from EXPLORER_MAX_RUNS and EXPLORER_TRAIN_MEMORY_MB (see README, Settings)."""
+        return cls(max_runs=max_runs_setting(), budget=budget_setting())
+
+    # ---- what a session calls ------------------------------------------------------------------
+
+    def submit(self, owner: str, job: Job, need: int) -> int:
+        """Queue `job` for `owner`; its place (0: started now). Raises Refused."""
+        with self._lock:
+            self._sweep()
+            if self.budget is not None and need > self.budget:
+                raise Refused("budget", need, self.budget)
+            if any(e.owner == owner for e in self._entries):
+                raise Refused("busy")
+            self._entries.append(_Entry(owner, job, int(need), self._clock()))
+            self._admit()
+            return self._place(owner)
+
+    def touch(self, owner: str) -> int | None:
+        """The session is still here; returns its place like `place`."""
+        with self._lock:
+            for entry in self._entries:
+                if entry.owner == owner:
+                    entry.touched = self._clock()
+            self._sweep()
+            return self._place(owner)
+
+    def place(self, owner: str) -> int | None:
+        """0 while the session's run trains, k >= 1 for the k-th place in the queue, else None."""
+        with self._lock:
+            self._sweep()
+            return self._place(owner)
+
+    def cancel(self, owner: str) -> bool:
+        """Take the session's waiting request out of the queue (a running job is asked to stop)."""
+        with self._lock:
+            for entry in self._entries:
+                if entry.owner == owner:
+                    if entry.started:
+                        entry.job.stop()
+                    else:
+                        self._entries.remove(entry)
+                        self._admit()
+                    return True
+            return False
+
+    def counts(self) -> tuple[int, int, int]:
+        """(runs training, requests waiting, bytes held by the runs training)."""
+        with self._lock:
+            self._sweep()
+            running = [e for e in self._entries if e.started]
+            return len(running), len(self._entries) - len(running), sum(e.need for e in running)
+
+    # ---- inside the lock -----------------------------------------------------------------------
+
+    def _place(self, owner: str) -> int | None:
+        waiting = 0
+        for entry in self._entries:
+            waiting += not entry.started
+            if entry.owner == owner:
+                return 0 if entry.started else waiting
+        return None
+
+    def _sweep(self) -> None:
+        """Drop ended jobs and queued requests of gone sessions, then admit who fits."""
+        now = self._clock()
+        alive = [e for e in self._entries if e.started and e.job.running]
+        fresh = [e for e in self._entries if not e.started and now - e.touched <= self.expire_after]
+        self._entries = alive + fresh
+        self._admit()
+
+    def _admit(self) -> None:
+        running = [e for e in self._entries if e.started]
+        used = sum(e.need for e in running)
+        for entry in self._entries:
+            if entry.started:
+                continue
+            fits = self.budget is None or used + entry.need <= self.budget
+            if len(running) >= self.max_runs or not fits:
+                return  # first come, first served: nobody overtakes the head of the queue
+            entry.started = True
+            entry.job.start()  # a job that cannot start is not running: the next sweep drops it
+            running.append(entry)
+            used += entry.need
+
+
+def max_runs_setting() -> int:
+    """EXPLORER_MAX_RUNS, or the number of cores."""
+    raw = os.environ.get("EXPLORER_MAX_RUNS", "")
+    if not raw:
+        return os.cpu_count() or 1
+    try:
+        value = int(raw)
+    except ValueError as err:
+        raise ValueError(f"EXPLORER_MAX_RUNS must be a whole number, got {raw!r}") from err
+    if value < 1:
+        raise ValueError(f"EXPLORER_MAX_RUNS must be at least 1, got {value}")
+    return value
+
+
+def budget_setting() -> int | None:
+    """EXPLORER_TRAIN_MEMORY_MB in bytes, or half of MemTotal; None where neither is known."""
+    raw = os.environ.get("EXPLORER_TRAIN_MEMORY_MB", "")
+    if raw:
+        try:
+            value = int(raw)
+        except ValueError as err:
+            raise ValueError(f"EXPLORER_TRAIN_MEMORY_MB must be a number, got {raw!r}") from err
+        if value < 1:
+            raise ValueError(f"EXPLORER_TRAIN_MEMORY_MB must be at least 1, got {value}")
+        return value * 2**20
+    total = _mem_total()
+    return int(total * BUDGET_SHARE) if total else None
+
+
+def _mem_total() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+class FakeClock:
+    """A clock for tests and examples: `clock()` reads it, `clock.advance(s)` moves it."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class FakeJob:
+    """A job for tests and examples: `running` is set by start() and may be set by hand."""
+
+    def __init__(self) -> None:
+        self.running, self.started, self.stopped = False, 0, False
+
+    def start(self) -> bool:
+        self.started += 1
+        self.running = True
+        return True
+
+    def stop(self) -> None:
+        self.stopped = True

@@ -1,0 +1,329 @@
+"""A training run in its own process: what the Train page starts, polls, stops and collects.
+
+Why a process and not a thread: a Streamlit server runs every session's script in one Python
+process. Training in a thread of that process shares its interpreter lock with every page rerun of
+every user, so runs and pages stall each other, and the memory a run used stays in the server.
+A child process trains on its own core and gives all its memory back when it exits::
+
+    run = TrainingRun(plan, max_snapshots=6, expire_after=20)
+    run.start()                 # forks the worker; True (a second start() returns False)
+    run.touch()                 # "the page is still here" (the page's poll, once a second)
+    run.status()                # RunStatus(state="running", phase="finetune", step=40, ...)
+    run.records()               # [TrainStep(...), EvalRecord(...), ...] so far, for the curves
+    run.snapshots()             # [ModelSnapshot(phase, step, ...)]: the encoder at intervals
+    run.stop()                  # finishes the current step, keeps the model as it is
+    run.result()                # the Checkpoint once state is "finished" or "stopped"
+    run.kill()                  # ends the process now (no result)
+
+The channel is one `multiprocessing` pipe, child to parent, carrying tuples:
+
+    ("record", TrainStep | EvalRecord)              one per optimiser step / evaluation
+    ("snapshot", phase, step, BertConfig, bytes)    the encoder's weights (safetensors bytes)
+    ("result", BertConfig, {field: value}, bytes)   the final Checkpoint, weights as bytes
+    ("failed", "ValueError: ...")                   the run raised; the process then exits
+
+and one `multiprocessing.Event` for Stop. Weights travel as safetensors bytes rather than
+tensors, because torch would pass tensors as shared-memory handles that die with the child.
+A small reader thread in the parent receives the messages into lists behind a lock (the page's
+polls only read those lists) and watches the run: with `expire_after`, a run whose page has not
+touched it for that many seconds belongs to a closed tab, so it is stopped, and terminated
+`KILL_GRACE` seconds later if it has not ended. The worker uses `runtime.configure()`'s torch
+thread count (one by default).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
+
+import torch
+from safetensors.torch import load as load_weights
+from safetensors.torch import save as save_weights
+
+from explorer_core.bert.model import BertModel
+from explorer_core.training.checkpoint import Checkpoint
+from explorer_core.training.loop import EvalRecord, Record, TrainStep
+from explorer_core.training.run import (
+    ModelSnapshot,
+    RunStatus,
+    TrainingPlan,
+    fraction_done,
+    run_plan,
+)
+
+KILL_GRACE = 5.0  # seconds between asking a silent run to stop and terminating its process
+POLL_SECONDS = 0.5  # how often the reader thread looks at the clock when no message arrives
+ABANDONED = "Stopped: this page stopped asking for the run's progress (closed tab?)"
+
+
+def worker_context() -> multiprocessing.context.BaseContext:
+    """Where workers come from: a fork server that has imported torch and the training code.
+
+    Forking a threaded process (a Streamlit server) is unsafe, and spawning a fresh interpreter
+    costs every run seconds of imports; a fork server is a clean single-threaded process,
+    started once, that forks each worker with everything already imported. Spawn where there is
+    no fork server (not Linux).
+    """
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["explorer_core.training.worker"])
+    return ctx
+
+
+def warm_up() -> None:
+    """Start the fork server in the background, so the first run does not wait for its imports."""
+    threading.Thread(target=_warm, name="training-warm-up", daemon=True).start()
+
+
+def _warm() -> None:
+    process = worker_context().Process(target=_idle, daemon=True)
+    process.start()  # returns once the fork server has imported torch and forked
+    process.join()
+
+
+def _idle() -> None:
+    """A worker that does nothing (see warm_up)."""
+
+
+def weights_bytes(model: torch.nn.Module) -> bytes:
+    """A module's state_dict as safetensors bytes (copies; nothing shared with the module)."""
+    return save_weights({k: v.detach().contiguous() for k, v in model.state_dict().items()})
+
+
+def _child(conn: Any, stop: Any) -> None:
+    """The worker process: receive the plan, run it, send every record, snapshot and the result."""
+    from explorer_core import runtime
+
+    runtime.configure()  # offline hubs, one torch thread (EXPLORER_TORCH_THREADS)
+
+    def snapshot(phase: str, step: int, model: torch.nn.Module) -> None:
+        conn.send(("snapshot", phase, step, model.config, weights_bytes(model)))
+
+    try:
+        plan = conn.recv()
+        ckpt = run_plan(
+            plan, callback=lambda record: conn.send(("record", record)), stop=stop,
+            on_snapshot=snapshot,
+        )  # fmt: skip
+        rest = {f.name: getattr(ckpt, f.name) for f in fields(ckpt) if f.name != "model"}
+        conn.send(("result", ckpt.model.config, rest, weights_bytes(ckpt.model)))
+    except Exception as err:  # noqa: BLE001 - reported to the page, never raised in the worker
+        conn.send(("failed", f"{type(err).__name__}: {err}"))
+    finally:
+        conn.close()
+
+
+class TrainingRun:
+    """Runs a `TrainingPlan` in a child process; every public method is safe to call any time."""
+
+    def __init__(
+        self,
+        plan: TrainingPlan,
+        max_snapshots: int = 8,
+        expire_after: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.plan = plan
+        self.max_snapshots = max(2, max_snapshots)
+        self.expire_after = expire_after  # None: never stopped for silence (CLI, tests)
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._records: list[Record] = []
+        self._snapshots: list[ModelSnapshot] = []
+        self._result: Checkpoint | None = None
+        self._state, self._error = "idle", ""
+        self._started, self._finished = 0.0, None
+        self._touched = clock()
+        self._abandoned = False
+        self._stop: Any = None  # a multiprocessing Event once started
+        self._process: multiprocessing.process.BaseProcess | None = None
+        self._reader: threading.Thread | None = None
+
+    # ---- control ----------------------------------------------------------------------------
+
+    def start(self) -> bool:
+        """Start the worker process; False (and nothing happens) if this run was started before."""
+        with self._lock:
+            if self._state != "idle":
+                return False
+            self._state, self._started = "running", time.perf_counter()
+            self._touched = self._clock()
+        ctx = worker_context()
+        here, there = ctx.Pipe()
+        self._stop = ctx.Event()
+        process = ctx.Process(target=_child, args=(there, self._stop), daemon=True)
+        try:
+            process.start()
+        except Exception as err:  # noqa: BLE001 - reported like any failure of the run
+            here.close()
+            self._end("failed", f"{type(err).__name__}: {err}")
+            return True
+        finally:
+            there.close()  # the child's end: the parent sees EOF once the child is gone
+        self._process = process
+        # subtle: the plan goes through the pipe from the reader thread, not as an argument of
+        # Process: start() would block until the new interpreter had read it (seconds).
+        self._reader = threading.Thread(
+            target=self._read, args=(here,), name="training-run-reader", daemon=True
+        )
+        self._reader.start()
+        return True
+
+    def stop(self) -> None:
+        """Ask the worker to stop after the current step; the model is kept as it is."""
+        if self._stop is not None:
+            self._stop.set()
+
+    def kill(self) -> None:
+        """End the worker process now, without a result (a gone session's run)."""
+        if self._process is not None and self._process.is_alive():
+            self._process.terminate()
+        self.join(timeout=10)
+
+    def touch(self) -> None:
+        """The page is still polling: postpones the stop of a silent run (see `expire_after`)."""
+        with self._lock:
+            self._touched = self._clock()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the run to end and all its messages to arrive; True when it has."""
+        if self._reader is not None:
+            self._reader.join(timeout)
+        return not self.running
+
+    @property
+    def running(self) -> bool:
+        with self._lock:
+            return self._state == "running"
+
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id once started (for tests and the load benchmark)."""
+        return self._process.pid if self._process is not None else None
+
+    # ---- what the page polls ----------------------------------------------------------------
+
+    def records(self) -> list[Record]:
+        with self._lock:
+            return list(self._records)
+
+    def record_count(self) -> int:
+        """How many records arrived so far (cheap: the page redraws only when it grows)."""
+        with self._lock:
+            return len(self._records)
+
+    def snapshots(self) -> list[ModelSnapshot]:
+        with self._lock:
+            return list(self._snapshots)
+
+    def result(self) -> Checkpoint | None:
+        """The trained Checkpoint once the run has finished or was stopped, else None."""
+        with self._lock:
+            return self._result
+
+    def status(self) -> RunStatus:
+        with self._lock:
+            records, state, error = list(self._records), self._state, self._error
+            end = self._finished if self._finished is not None else time.perf_counter()
+            seconds = end - self._started if self._started else 0.0
+        steps = [r for r in records if isinstance(r, TrainStep)]
+        evals = [r for r in records if isinstance(r, EvalRecord)]
+        last = steps[-1] if steps else None
+        phase = last.phase if last else ""
+        config = dict(self.plan.phases).get(phase)
+        fraction = fraction_done([n for n, _ in self.plan.phases], phase, last, config, state)
+        eta = None
+        if state == "running" and last is not None and fraction > 0:
+            eta = seconds * (1.0 - fraction) / fraction
+        return RunStatus(
+            state=state, phase=phase, step=last.step if last else 0,
+            total_steps=config.steps if config else None, seconds=seconds, fraction=fraction,
+            eta_seconds=eta, last_step=last, last_eval=evals[-1] if evals else None, error=error,
+        )  # fmt: skip
+
+    # ---- the parent's reader thread -----------------------------------------------------------
+
+    def _read(self, conn: Any) -> None:
+        try:
+            conn.send(self.plan)  # a plan that cannot be pickled fails here, as a failed run
+            while True:
+                if conn.poll(POLL_SECONDS):
+                    try:
+                        message = conn.recv()
+                    except EOFError:
+                        break  # the worker has closed its end: it is done or gone
+                    self._handle(message)
+                self._watch()
+        except Exception as err:  # noqa: BLE001 - a message that cannot be read ends the run
+            self._end("failed", f"{type(err).__name__}: {err}")
+        finally:
+            conn.close()
+            self._reap()
+
+    def _handle(self, message: tuple) -> None:
+        kind = message[0]
+        if kind == "record":
+            with self._lock:
+                self._records.append(message[1])
+        elif kind == "snapshot":
+            _, phase, step, config, blob = message
+            self._keep(ModelSnapshot(phase, step, config, load_weights(blob)))
+        elif kind == "result":
+            _, config, rest, blob = message
+            state = load_weights(blob)
+            model = BertModel(config)
+            model.load_state_dict(state)
+            ckpt = Checkpoint(model=model, **rest)
+            self._keep(ModelSnapshot("final", sum(len(g.steps) for g in ckpt.log.values()),
+                                     config, state))  # fmt: skip
+            with self._lock:
+                self._result = ckpt
+            self._end("stopped" if self._stop.is_set() else "finished")
+        elif kind == "failed":
+            self._end("failed", message[1])
+
+    def _keep(self, snap: ModelSnapshot) -> None:
+        with self._lock:
+            self._snapshots.append(snap)
+            if len(self._snapshots) > self.max_snapshots:  # thin out, keep first and last
+                self._snapshots = self._snapshots[:-1:2] + self._snapshots[-1:]
+
+    def _watch(self) -> None:
+        """Stop a run nobody polls any more; terminate it if it does not stop in KILL_GRACE s."""
+        if self.expire_after is None or self._process is None:
+            return
+        with self._lock:
+            silent = self._clock() - self._touched
+        if silent > self.expire_after and not self._abandoned:
+            self._abandoned = True
+            self._stop.set()
+        if self._abandoned and silent > self.expire_after + KILL_GRACE:
+            if self._process.is_alive():
+                self._process.terminate()
+
+    def _reap(self) -> None:
+        """After the pipe closed: wait for the process and name an unexpected end."""
+        process = self._process
+        if process is not None:
+            process.join(KILL_GRACE)
+            if process.is_alive():
+                process.kill()
+                process.join(KILL_GRACE)
+            code = process.exitcode
+        if self._abandoned:
+            self._end("failed", ABANDONED)
+        else:
+            self._end("failed", f"The training process ended unexpectedly (exit code {code})")
+
+    def _end(self, state: str, error: str = "") -> None:
+        """Set the final state once (later calls change nothing)."""
+        with self._lock:
+            if self._state != "running":
+                return
+            self._state, self._error = state, error
+            self._finished = time.perf_counter()

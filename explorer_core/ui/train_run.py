@@ -1,0 +1,134 @@
+"""This session's training run: asked of the server's admission, polled, stopped or cancelled.
+
+The run (a `training.worker.TrainingRun`, a worker process) lives in `st.session_state[RUN_KEY]`.
+`start_run` asks the server's one `Admission` (a `st.cache_resource`, shared by every session
+and thread-safe) for a slot: the run starts, waits in the first-come queue, or is refused with a
+translated reason. Every poll (`poll_run`: the Train page's fragment once a second, the sidebar
+line of any other page every 2 s) tells the run and the queue that the session is still here; a
+session that stops polling loses its place and its run (see `training.admission`).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import streamlit as st
+
+from explorer_core.inputs.datasets import SentencePair
+from explorer_core.training.admission import Admission, Refused
+from explorer_core.training.run import TrainingPlan
+from explorer_core.training.worker import TrainingRun, warm_up
+from explorer_core.ui.i18n import t
+from explorer_core.ui.training import PARTS_KEY, RUN_KEY
+
+OWNER_KEY = "train.owner"  # this session's name in the server's admission queue
+MAX_SNAPSHOTS = 6  # encoder copies a run keeps for the before/after views
+KEEP_ALIVE_SECONDS = 2.0  # how often other pages poll a run (well inside its expiry)
+
+
+@st.cache_resource(show_spinner=False)
+def admission() -> Admission:
+    """The server's one gatekeeper for training runs: shared by every session, thread-safe.
+
+    Settings come from the environment (EXPLORER_MAX_RUNS, EXPLORER_TRAIN_MEMORY_MB). It holds
+    runs only while they train or wait; results stay in the session that asked.
+    """
+    warm_up()  # the first Train press should not wait for the workers' fork server to start
+    return Admission.from_env()
+
+
+def _owner() -> str:
+    """This browser session's name in the admission queue (random; never in a link)."""
+    return st.session_state.setdefault(OWNER_KEY, uuid.uuid4().hex)
+
+
+def current_run() -> TrainingRun | None:
+    return st.session_state.get(RUN_KEY)
+
+
+def poll_run() -> int | None:
+    """Touch this session's run (the page is still here); its place: 0 training, k >= 1 waiting.
+
+    None when the session has no run training or waiting.
+    """
+    run = current_run()
+    if run is None:
+        return None
+    run.touch()
+    place = admission().touch(_owner())
+    if place is None and run.running:
+        return 0  # e.g. admitted by a server that has since been reloaded
+    return place
+
+
+def is_active() -> bool:
+    """True while this session's run trains or waits in the queue."""
+    run = current_run()
+    if run is None:
+        return False
+    return run.running or (run.status().state == "idle" and bool(admission().place(_owner())))
+
+
+def start_run(
+    plan: TrainingPlan, need: int, parts: dict[str, list[SentencePair]], data_name: str
+) -> str | None:
+    """Ask for a run of `need` bytes; None when it started or waits, else why not (translated).
+
+    The pairs (by split) are remembered so the Similarity page evaluates on the same data.
+    """
+    if is_active():
+        return t("train.already")
+    gate = admission()
+    run = TrainingRun(plan, max_snapshots=MAX_SNAPSHOTS, expire_after=gate.expire_after)
+    try:
+        gate.submit(_owner(), run, need)
+    except Refused as err:
+        if err.reason == "busy":
+            return t("train.already")
+        return t("train.refused.budget", need=err.need // 2**20, budget=err.budget // 2**20)
+    st.session_state[RUN_KEY] = run
+    st.session_state[PARTS_KEY] = (data_name, parts)
+    return None
+
+
+def stop_run() -> None:
+    """Stop a training run (the model is kept), or cancel a waiting one (nothing is kept)."""
+    run = current_run()
+    if run is None:
+        return
+    if run.running:
+        run.stop()
+    elif admission().cancel(_owner()) or run.status().state == "idle":
+        del st.session_state[RUN_KEY]
+
+
+def keep_alive() -> None:
+    """Any page: while this session's run trains or waits, a sidebar line polls it every 2 s.
+
+    The Train page's own fragment polls too; this one keeps the run (and its place in the queue)
+    alive while the learner reads another page, and says how far it is.
+    """
+    if is_active():
+        with st.sidebar:
+            st.fragment(run_every=KEEP_ALIVE_SECONDS)(_heartbeat)()
+
+
+def _heartbeat() -> None:
+    run, place = current_run(), poll_run()
+    if run is None or place is None:
+        return
+    if place:
+        st.caption(t("train.keepalive.waiting", place=place))
+    elif run.running:
+        status = run.status()
+        phase = t(f"train.phase.{status.phase}")
+        st.caption(t("train.keepalive.running", phase=phase, step=status.step))
+
+
+def server_counts() -> dict[str, int]:
+    """The server's runs for the page: running, waiting, limit, MB used and budget (0: none)."""
+    gate = admission()
+    running, waiting, used = gate.counts()
+    budget = gate.budget or 0
+    return {"running": running, "waiting": waiting, "limit": gate.max_runs,
+            "used": used // 2**20, "budget": budget // 2**20}  # fmt: skip

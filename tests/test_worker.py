@@ -1,0 +1,130 @@
+"""A training run in a real worker process: same losses as in place, snapshots and checkpoint come
+back, a silent (abandoned) run stops by itself, a killed or crashed worker is gone and reported.
+
+The stop button, a second start and a failing plan are tested in test_training_loop.py.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+import torch
+
+from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
+from explorer_core.inputs.vocab import BertVocab
+from explorer_core.tokenization import new_tokenizer
+from explorer_core.training.finetune import FinetuneConfig
+from explorer_core.training.loop import EvalRecord, TrainStep
+from explorer_core.training.presets import TINY
+from explorer_core.training.pretrain import PretrainConfig
+from explorer_core.training.run import TrainingPlan, run_plan
+from explorer_core.training.worker import ABANDONED, TrainingRun
+
+FAST = {"batch_size": 4, "max_length": 16, "eval_every": 2}
+
+
+@pytest.fixture(scope="module")
+def plan_parts():
+    parts = split_pairs(builtin_sts_pairs())
+    tokenizer = new_tokenizer("wordpiece")
+    tokenizer.train("\n".join(p.sentence1 + "\n" + p.sentence2 for p in parts["train"]), 1000)
+    vocab = BertVocab.of(tokenizer)
+    config = TINY.config(vocab.size, vocab.pad_id)
+    small = {"hidden_size": 32, "intermediate_size": 37, "num_hidden_layers": 1}
+    return tokenizer, config.__class__(**{**config.__dict__, **small}), parts
+
+
+def make_plan(plan_parts, fine_steps: int, pre_steps: int = 0, snapshot_every: int = 0):
+    tokenizer, config, parts = plan_parts
+    lines = tuple(p.sentence1 + "\t" + p.sentence2 for p in parts["train"][:40])
+    pretrain = (
+        PretrainConfig(steps=pre_steps, snapshot_every=snapshot_every, **FAST)
+        if pre_steps
+        else None
+    )
+    return TrainingPlan(
+        tokenizer, config, corpus=lines, pretrain=pretrain,
+        train_pairs=tuple(parts["train"][:60]), dev_pairs=tuple(parts["dev"][:8]),
+        finetune=FinetuneConfig(steps=fine_steps, snapshot_every=snapshot_every, **FAST), seed=3,
+    )  # fmt: skip
+
+
+def alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().split(") ")[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_run_in_a_process_gives_the_same_losses_snapshots_and_model_as_in_place(plan_parts):
+    plan = make_plan(plan_parts, fine_steps=4, pre_steps=3, snapshot_every=2)
+    here = run_plan(plan)
+    run = TrainingRun(plan, max_snapshots=8)
+    assert run.start()
+    assert run.join(timeout=180), run.status()
+    assert run.status().state == "finished", run.status().error
+    records = run.records()
+    losses = [r.loss for r in records if isinstance(r, TrainStep)]
+    expected = [s.loss for phase in ("pretrain", "finetune") for s in here.log[phase].steps]
+    assert losses == pytest.approx(expected, rel=1e-6) and len(losses) == 7
+    assert [r.step for r in records if isinstance(r, EvalRecord)] == [2, 3, 2, 4]
+    ckpt = run.result()
+    assert ckpt.label == here.label and ckpt.pooling == here.pooling
+    assert ckpt.log["finetune"].steps[-1].loss == pytest.approx(expected[-1], rel=1e-6)
+    for name, tensor in here.model.state_dict().items():
+        torch.testing.assert_close(ckpt.model.state_dict()[name], tensor, rtol=1e-5, atol=1e-6)
+    snaps = run.snapshots()
+    assert [(s.phase, s.step) for s in snaps] == [
+        ("pretrain", 0), ("pretrain", 2), ("finetune", 0), ("finetune", 2), ("finetune", 4),
+        ("final", 7),
+    ]  # fmt: skip
+    for name, tensor in ckpt.model.state_dict().items():  # the final snapshot is the result
+        assert torch.equal(snaps[-1].state[name], tensor), name
+    assert not alive(run.pid)  # the worker exited and gave its memory back
+
+
+def test_a_run_nobody_polls_stops_by_itself_and_its_process_ends(plan_parts):
+    run = TrainingRun(make_plan(plan_parts, fine_steps=100_000), expire_after=1.0)
+    run.start()
+    assert run.join(timeout=120), "an abandoned run went on"
+    status = run.status()
+    assert status.state in ("stopped", "failed")  # stopped at a step, or terminated while starting
+    if status.state == "failed":
+        assert status.error == ABANDONED
+    assert not alive(run.pid)
+
+
+def test_touching_keeps_a_run_alive_and_kill_ends_it_now(plan_parts):
+    run = TrainingRun(make_plan(plan_parts, fine_steps=100_000), expire_after=3.0)
+    run.start()
+    deadline = time.monotonic() + 120
+    while run.status().step < 2 and time.monotonic() < deadline:
+        run.touch()
+        time.sleep(0.3)
+    for _ in range(15):  # 4.5 s of polls, longer than expire_after
+        run.touch()
+        time.sleep(0.3)
+    assert run.running, run.status().error
+    run.kill()
+    status = run.status()
+    assert status.state == "failed" and "exit code -15" in status.error
+    assert run.result() is None and not alive(run.pid)
+
+
+@pytest.mark.slow
+def test_a_worker_killed_from_outside_is_reported_not_hung(plan_parts):
+    run = TrainingRun(make_plan(plan_parts, fine_steps=100_000))
+    run.start()
+    deadline = time.monotonic() + 120
+    while not run.records() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    os.kill(run.pid, signal.SIGKILL)  # what the kernel's OOM killer would do
+    assert run.join(timeout=30)
+    status = run.status()
+    assert status.state == "failed" and "exit code -9" in status.error, status.error
+    assert run.records()  # what arrived before stays for the curves
