@@ -10,13 +10,16 @@ from pathlib import Path
 import streamlit as st
 
 from explorer_core import runtime
-from explorer_core.ui import present
+from explorer_core.ui import present, warmup
 from explorer_core.ui.chrome import translate_streamlit_texts
 from explorer_core.ui.export import image_format_switch
 from explorer_core.ui.i18n import language_switch, t
 from explorer_core.ui.nav import LESSON_FILE, available_pages
+from explorer_core.ui.throttle import throttle_reruns
 
-runtime.configure()
+runtime.configure_environment()  # torch and its thread count: in the warm-up thread
+throttle_reruns()  # first: a session flooding the server with reruns waits in its own thread
+warmup.start()  # once per server: torch, MiniLM, the built-in tokenizers, in the background
 
 ROOT = Path(__file__).resolve().parent
 st.set_page_config(

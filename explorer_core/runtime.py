@@ -26,11 +26,20 @@ def torch_threads() -> int:
     return value
 
 
-def configure() -> None:
-    """Apply the settings: offline model hubs, quiet tokenizers, a steady torch thread count."""
+def configure_environment() -> None:
+    """The settings that need no import: offline model hubs, quiet tokenizers.
+
+    The app's shell applies only these (importing torch takes seconds; the home page needs none
+    of it) and leaves `configure` to its background warm-up (explorer_core/ui/warmup.py).
+    """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def configure() -> None:
+    """Apply the settings: offline model hubs, quiet tokenizers, a steady torch thread count."""
+    configure_environment()
     import torch
 
     threads = torch_threads()

@@ -58,46 +58,54 @@ def deeper(name: str, where) -> None:  # noqa: ANN001 - a column
         where.markdown(f"→ {label}")
 
 
-# ---- the frame of every screen: step title, Previous / steps / Next, the screen, the sentences
-title = st.empty()
-nav, body, footer = st.container(), st.container(), st.container()
-with footer.expander(t("lesson.sentences"), icon=":material/edit:"):
-    text = st.text_input(t("lesson.text"), max_chars=3000, **bound("lesson.text", DEFAULTS))
-    other = st.text_input(t("lesson.other"), max_chars=3000, **bound("lesson.other", DEFAULTS))
-    third = st.text_input(t("lesson.third"), max_chars=3000, **bound("lesson.third", DEFAULTS))
-back_col, jump_col, next_col = nav.columns([1, 4, 1], vertical_alignment="center")
-step = jump_col.segmented_control(
-    t("lesson.jump"), list(range(1, TOTAL + 1)), key="lesson.step", bind="query-params",
-    default=DEFAULTS["lesson.step"], required=True, label_visibility="collapsed",
-    help=t("lesson.jump"),
-) or 1  # fmt: skip
-back_col.button(t("lesson.prev"), icon=":material/arrow_back:", key="lesson.prev",
-                on_click=move, args=(-1,), disabled=step <= 1, width="stretch")  # fmt: skip
-next_col.button(t("lesson.next"), icon=":material/arrow_forward:", key="lesson.next",
-                on_click=move, args=(1,), disabled=step >= TOTAL, width="stretch")  # fmt: skip
-name = core.STEPS[step - 1]
-title.title(t("lesson.progress", step=step, total=TOTAL, name=t(f"lesson.step.{name}")))
-nav.progress(step / TOTAL)
-link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
+# ---- the frame of every screen: step title, Previous / steps / Next, the screen, the sentences.
+# One fragment: Previous / Next, the step buttons, the layer and head pickers, a clicked cell and
+# the sentences rerun only the lesson, not the app's shell around it.
+@st.fragment
+def lesson_page() -> None:
+    init(DEFAULTS)  # a fragment rerun: keys of widgets the last run did not draw are gone
+    title = st.empty()
+    nav, body, footer = st.container(), st.container(), st.container()
+    with footer.expander(t("lesson.sentences"), icon=":material/edit:"):
+        text = st.text_input(t("lesson.text"), max_chars=3000, **bound("lesson.text", DEFAULTS))
+        other = st.text_input(t("lesson.other"), max_chars=3000, **bound("lesson.other", DEFAULTS))
+        third = st.text_input(t("lesson.third"), max_chars=3000, **bound("lesson.third", DEFAULTS))
+    back_col, jump_col, next_col = nav.columns([1, 4, 1], vertical_alignment="center")
+    step = jump_col.segmented_control(
+        t("lesson.jump"), list(range(1, TOTAL + 1)), key="lesson.step", bind="query-params",
+        default=DEFAULTS["lesson.step"], required=True, label_visibility="collapsed",
+        help=t("lesson.jump"),
+    ) or 1  # fmt: skip
+    back_col.button(t("lesson.prev"), icon=":material/arrow_back:", key="lesson.prev",
+                    on_click=move, args=(-1,), disabled=step <= 1, width="stretch")  # fmt: skip
+    next_col.button(t("lesson.next"), icon=":material/arrow_forward:", key="lesson.next",
+                    on_click=move, args=(1,), disabled=step >= TOTAL, width="stretch")  # fmt: skip
+    name = core.STEPS[step - 1]
+    title.title(t("lesson.progress", step=step, total=TOTAL, name=t(f"lesson.step.{name}")))
+    nav.progress(step / TOTAL)
+    link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop: error views keep a link
 
-if not text.strip():
-    body.warning(t("lesson.empty"))
-    st.stop()
-try:
-    data.ready()
-except (ImportError, PretrainedUnavailable):
-    body.warning(t("lesson.no_model"))
-    st.stop()
-row = data.tokens(text)
-limit = data.embeddings().config.max_position_embeddings
-if len(row.ids) > limit:
-    if step >= core.POSITION_STEP:
-        body.error(t("lesson.too_long", n=len(row.ids), limit=limit))
+    if not text.strip():
+        body.warning(t("lesson.empty"))
         st.stop()
-    body.warning(t("lesson.too_long", n=len(row.ids), limit=limit))
-left, right = body.columns([2, 3], gap="large")
-left.markdown(t(f"lesson.{name}.body"))
-deeper(name, left)
-lesson = screens.Lesson(text, other, third, row, limit, t("lesson.source"), DEFAULTS, body)
-screens.show(name, lesson, left, right)  # one concept per screen
-share_link(LINKED, link, DEFAULTS)
+    try:
+        data.ready()
+    except (ImportError, PretrainedUnavailable):
+        body.warning(t("lesson.no_model"))
+        st.stop()
+    row = data.tokens(text)
+    limit = data.embeddings().config.max_position_embeddings
+    if len(row.ids) > limit:
+        if step >= core.POSITION_STEP:
+            body.error(t("lesson.too_long", n=len(row.ids), limit=limit))
+            st.stop()
+        body.warning(t("lesson.too_long", n=len(row.ids), limit=limit))
+    left, right = body.columns([2, 3], gap="large")
+    left.markdown(t(f"lesson.{name}.body"))
+    deeper(name, left)
+    lesson = screens.Lesson(text, other, third, row, limit, t("lesson.source"), DEFAULTS, body)
+    screens.show(name, lesson, left, right)  # one concept per screen
+    share_link(LINKED, link, DEFAULTS)
+
+
+lesson_page()

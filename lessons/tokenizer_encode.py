@@ -10,7 +10,7 @@ from explorer_core.files import tables
 from explorer_core.ui import tokens as cache
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import bound, init, share_link, url_synced
+from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.viz import tokens as viz
 
 sources = cache.available_sources()
@@ -37,70 +37,75 @@ def source_name(source: str, short: bool = False) -> str:
 st.title(t("tok.encode.title"))
 st.markdown(t("tok.encode.intro"))
 text = st.text_area(t("tok.encode.text"), height=110, **bound("tok.encode.text", DEFAULTS))
-left, right = st.columns([2, 3])
-source = left.selectbox(
-    t("tok.encode.source"), sources, key="tok.encode.source", format_func=source_name
-)
-right.toggle(
-    t("tok.encode.specials"), help=t("tok.encode.specials.help"),
-    **bound("tok.encode.specials", DEFAULTS),
-)  # fmt: skip
-link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
-if not text:
-    st.warning(t("tok.encode.empty"))
-    st.stop()
-if len(text) > cache.MAX_CHARS:
-    st.error(t("tok.encode.too_long", n=len(text), limit=cache.MAX_CHARS))
+switches = st.container(horizontal=True)
+with switches:
+    specials = st.toggle(
+        t("tok.encode.specials"), help=t("tok.encode.specials.help"),
+        **bound("tok.encode.specials", DEFAULTS),
+    )  # fmt: skip
+    compare = st.toggle(t("tok.encode.compare"), **bound("tok.encode.compare", DEFAULTS))
+link = link_slot()  # the box is drawn in the fragment below, or before a stop
+if not text or len(text) > cache.MAX_CHARS:
+    if not text:
+        st.warning(t("tok.encode.empty"))
+    else:
+        st.error(t("tok.encode.too_long", n=len(text), limit=cache.MAX_CHARS))
+    share_link(LINKED, link, DEFAULTS)  # error views keep their link
     st.stop()
 
-try:
-    with st.spinner(t("tok.encode.training")):
-        tokenizer, count_key = cache.resolve(source)
-        counts = cache.corpus_counts(count_key, tokenizer)
-except PretrainedUnavailable as err:
-    st.error(t("tok.encode.unavailable", error=err))
-    st.stop()
-tokens = cache.tokens_with_specials(tokenizer, text, st.session_state["tok.encode.specials"])
-chars = len(text)
-m1, m2, m3 = st.columns(3)
-m1.metric(t("tok.encode.metric.tokens"), len(tokens))
-m2.metric(t("tok.encode.metric.chars"), chars)
-m3.metric(t("tok.encode.metric.ratio"), f"{len(tokens) / chars:.2f}")
 
-# 1) the spans
-st.subheader(t("tok.encode.spans.head"))
-html = viz.spans_html(tokens, text, id_word=t("tok.encode.hover_id"))
-st.markdown(html, unsafe_allow_html=True)
-st.caption(t("tok.encode.spans.caption", source=source_name(source)))
+@st.fragment  # picking another tokenizer reruns only this part, not the comparison below
+def one_tokenizer(text: str, specials: bool) -> None:
+    init(DEFAULTS)  # a fragment rerun: keys of widgets the last run did not draw are gone
+    source = st.selectbox(
+        t("tok.encode.source"), sources, key="tok.encode.source", format_func=source_name
+    )
+    url_synced("tok.encode.source", sources)  # also on a fragment rerun: the link follows
+    try:
+        with st.spinner(t("tok.encode.training")):
+            tokenizer, count_key = cache.resolve(source)
+            counts = cache.corpus_counts(count_key, tokenizer)
+    except PretrainedUnavailable as err:
+        st.error(t("tok.encode.unavailable", error=err))
+        share_link(LINKED, link, DEFAULTS)
+        st.stop()
+    tokens = cache.encoded(count_key, tokenizer, text, specials)
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("tok.encode.metric.tokens"), len(tokens))
+    m2.metric(t("tok.encode.metric.chars"), len(text))
+    m3.metric(t("tok.encode.metric.ratio"), f"{len(tokens) / len(text):.2f}")
 
-# 2) token -> id table
-st.subheader(t("tok.encode.table.head"))
-table = viz.token_frame(tokens, counts).rename(
-    columns={
-        "position": t("tok.encode.col.position"),
-        "token": t("tok.encode.col.token"),
-        "id": t("tok.encode.col.id"),
-        "bytes": t("tok.encode.col.bytes"),
-        "count": t("tok.encode.col.count"),
-    }
-)
-st.dataframe(table, hide_index=True, height=min(420, 36 * len(tokens) + 40))
-row, shown_name = st.container(horizontal=True), source_name(source)  # no t() inside the callables
-download_csv(lambda: tables.token_table(tokens, text, counts), "tokens", "tok.encode.dl.table",
-             row, label=t("tok.encode.dl.table"))  # fmt: skip
-download_json(lambda: tables.ids_record(text, shown_name, tokens), "ids",
-              "tok.encode.dl.ids", row, label=t("tok.encode.dl.ids"))  # fmt: skip
-st.caption(t("tok.encode.table.caption", chars=cache.corpus_size()))
+    # 1) the spans
+    st.subheader(t("tok.encode.spans.head"))
+    html = viz.spans_html(tokens, text, id_word=t("tok.encode.hover_id"))
+    st.markdown(html, unsafe_allow_html=True)
+    st.caption(t("tok.encode.spans.caption", source=source_name(source)))
+
+    # 2) token -> id table
+    st.subheader(t("tok.encode.table.head"))
+    columns = ("position", "token", "id", "bytes", "count")
+    table = viz.token_frame(tokens, counts)
+    table = table.rename(columns={c: t(f"tok.encode.col.{c}") for c in columns})
+    st.dataframe(table, hide_index=True, height=min(420, 36 * len(tokens) + 40))
+    row, shown_name = st.container(horizontal=True), source_name(source)  # no t() in callables
+    download_csv(lambda: tables.token_table(tokens, text, counts), "tokens", "tok.encode.dl.table",
+                 row, label=t("tok.encode.dl.table"))  # fmt: skip
+    download_json(lambda: tables.ids_record(text, shown_name, tokens), "ids",
+                  "tok.encode.dl.ids", row, label=t("tok.encode.dl.ids"))  # fmt: skip
+    st.caption(t("tok.encode.table.caption", chars=cache.corpus_size()))
+    share_link(LINKED, link, DEFAULTS)
+
+
+one_tokenizer(text, specials)
 
 # 3) every tokenizer side by side (trains the defaults once per server: behind a toggle)
 st.subheader(t("tok.encode.compare.head"))
-if st.toggle(t("tok.encode.compare"), **bound("tok.encode.compare", DEFAULTS)):
+if compare:
     rows = {}
     with st.spinner(t("tok.encode.training")):
         for other in sources:
-            other_tokens = cache.tokens_with_specials(
-                cache.resolve(other)[0], text, st.session_state["tok.encode.specials"]
-            )
+            other_tokenizer, other_key = cache.resolve(other)
+            other_tokens = cache.encoded(other_key, other_tokenizer, text, specials)
             name = source_name(other, short=True)
             rows[name] = viz.script_counts(other_tokens, text)
             st.markdown(t("tok.encode.compare.tokens", name=name, n=len(other_tokens)))
@@ -132,4 +137,3 @@ if st.toggle(t("tok.encode.compare"), **bound("tok.encode.compare", DEFAULTS)):
     )
     show_chart(figure, "tok.encode.chart")
     st.caption(t("tok.encode.chart.caption", vocab=cache.DEFAULT_VOCAB))
-share_link(LINKED, link, DEFAULTS)

@@ -87,6 +87,7 @@ def streamlit_server(port: int | None = None, env: dict[str, str] | None = None)
         **os.environ,
         "HF_HUB_OFFLINE": "1",
         "EXPLORER_TORCH_THREADS": "1",
+        "EXPLORER_WARMUP": "1",  # a real server warms up (conftest turns it off for AppTest)
         "STREAMLIT_SERVER_PORT": str(port),
         "STREAMLIT_SERVER_ADDRESS": "127.0.0.1",
         "STREAMLIT_SERVER_HEADLESS": "true",

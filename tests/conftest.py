@@ -11,6 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("EXPLORER_WARMUP", "0")  # AppTest runs of app.py: no background training
 
 from explorer_core import runtime  # noqa: E402
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import PLOT
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
@@ -80,4 +82,52 @@ def test_attend_pages_in_chinese(browser):
     browser.wait_idle("一个权重，一步一步算")
     browser.shoot_charts("attend-head-zh", 3)
     browser.screenshot("attend-head-zh")
+    check_clean(browser)
+
+
+def cell_centre(browser, chart: int, query: int, key: int) -> tuple[float, float]:
+    """Page coordinates of heatmap cell (query, key) of a chart (queries down, keys across)."""
+    plot = browser.page.locator(PLOT).nth(chart)
+    size = plot.locator(".js-plotly-plot").evaluate("el => el.data[0].y.length")  # token labels
+    area = plot.locator(".nsewdrag").first
+    area.scroll_into_view_if_needed()
+    box = area.bounding_box()
+    return (box["x"] + (key + 0.5) * box["width"] / size,
+            box["y"] + (query + 0.5) * box["height"] / size)  # fmt: skip
+
+
+def test_clicking_a_heatmap_cell_explains_that_weight_and_updates_the_link(browser):
+    browser.open("attention", wait_text="One weight, step by step")
+    browser.shoot_charts("attend-click-before", 3)
+    page = browser.page
+    # the default sentence: [CLS] the cat sat on the mat because it was tired . [SEP] (13 tokens)
+    page.mouse.click(*cell_centre(browser, 0, query=3, key=2))
+    browser.wait_idle("looking at")
+    assert page.locator(".st-key-attn-query input").input_value() == "3 · sat"
+    assert page.locator(".st-key-attn-key input").input_value() == "2 · cat"
+    formula = page.locator("p", has_text="looking at").first
+    assert [formula.locator("strong").nth(i).inner_text() for i in (0, 1)] == ["3 · sat", "2 · cat"]
+    assert "attn.query=3" in page.url and "attn.key=2" in page.url
+    link = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()
+    assert "attn.query=3" in link and "attn.key=2" in link
+    # a change inside the fragment (the head) reaches the address bar and the link box too
+    page.locator(".st-key-attn-head button").first.click()
+    page.locator('[role="option"]').nth(4).click()
+    browser.wait_idle("layer 1, head 5")
+    assert "attn.head=5" in page.url
+    link = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()
+    assert "attn.head=5" in link and "attn.query=3" in link
+    browser.screenshot("attend-click-cell")
+    check_clean(browser)
+
+
+def test_clicking_the_lesson_attention_heatmap_shows_the_arithmetic(browser):
+    browser.open("lesson", query="lesson.step=8", wait_text="who reads whom")
+    browser.shoot_charts("lesson-click-before", 1)
+    browser.page.mouse.click(*cell_centre(browser, 0, query=1, key=0))
+    browser.wait_idle("looking at")
+    formula = browser.page.locator("p", has_text="looking at").first
+    assert formula.locator("strong").nth(0).inner_text().startswith("1 · ")
+    assert formula.locator("strong").nth(1).inner_text() == "0 · [CLS]"
+    browser.screenshot("lesson-click-cell")
     check_clean(browser)

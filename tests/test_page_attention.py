@@ -191,3 +191,34 @@ def test_predict_the_most_attended_token_hides_the_head_then_grades():
     assert any(s.value == "预测注意力" for s in at.subheader)
     assert "本次会话得分" in " ".join(m.value for m in at.markdown)
     assert at.session_state["quiz.score"]["attn"][1] == 2
+
+
+def test_head_charts_are_clickable_and_outline_the_picked_cell(page):
+    """Each cell of both head charts carries a click target (a heatmap reports no clicked point);
+    the cell picked in the two dropdowns is the one selected (drawn as an outline)."""
+    page.session_state["attn.view"] = "head"
+    page.session_state["attn.layer"], page.session_state["attn.head"] = 1, 1
+    page.run()
+    page.selectbox("attn.query").set_value(3).run()
+    page.selectbox("attn.key").set_value(2).run()
+    charts = page.get("plotly_chart")
+    weights, scores = figures(page)[:2]
+    size = len(z_of(weights))
+    for chart, figure in zip(charts[:2], (weights, scores), strict=True):
+        assert chart.proto.selection_mode  # on_select: a click reruns the page
+        targets = figure["data"][1]
+        assert targets["type"] == "scatter" and len(targets["x"]) == size * size
+        assert targets["selectedpoints"] == [3 * size + 2]
+        picked = 3 * size + 2
+        assert (targets["y"][picked], targets["x"][picked]) == ("3 · sat", "2 · cat")
+        assert figure["layout"]["xaxis"]["range"] == [-0.5, size - 0.5]  # cells stay in place
+
+
+def test_a_click_on_a_cell_picks_query_and_key():
+    """The chart's callback turns a clicked point (x: key label, y: query label) into positions."""
+    from explorer_core.ui.attention_views import clicked_cell
+
+    labels = ["0 · [CLS]", "1 · the", "2 · cat", "3 · sat"]
+    assert clicked_cell([{"x": "2 · cat", "y": "3 · sat", "z": 0.1}], labels) == (3, 2)
+    assert clicked_cell([{"x": "9 · gone", "y": "3 · sat"}], labels) is None
+    assert clicked_cell([], labels) is None

@@ -14,6 +14,7 @@ from typing import Any
 POSITION_TYPES = ("learned", "sinusoidal", "relative", "rotary")
 NORM_PLACEMENTS = ("post", "pre")  # post-LN: BERT's original; pre-LN: GPT-2 and many tutorials
 ACTIVATIONS = ("gelu", "gelu_new", "relu", "silu")
+POOLING_MODES = ("mean", "cls", "max")  # see bert/pooling.py; here so choosing one needs no torch
 
 
 @dataclass(frozen=True)

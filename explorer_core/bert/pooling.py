@@ -22,7 +22,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-POOLING_MODES = ("mean", "cls", "max")
+from explorer_core.bert.config import POOLING_MODES  # the settings table reads it without torch
 
 
 def _check_mode(mode: str) -> None:

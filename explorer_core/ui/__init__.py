@@ -7,7 +7,8 @@ Read in this order:
    `settings`             every page's settings declared once (key, default, kind, range or
                           choices): pages take their defaults and widgets from it (`bind`), the
                           lesson pack stores exactly its keys.
-3. `nav`, `present`, `chrome`  the page list, presentation mode, Streamlit's own texts translated.
+3. `nav`, `present`, `chrome`  the page list, presentation mode, Streamlit's own texts translated;
+                          `throttle` slows a session that floods the server with reruns.
 4. `export`               `show_chart` and the download buttons every page uses.
 5. One module per page family, holding its cached calls into the core and its larger views:
    `tokenizer`, `lab_views`, `lab_replay`, `tokens`, `embedding`, `token_map`, `positions`,

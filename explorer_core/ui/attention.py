@@ -26,6 +26,9 @@ from explorer_core.ui.state import SHARED_MODEL
 
 SOURCES = ("fresh", "trained", "pretrained")
 FRESH_SEED = 0
+# The Attention page's default sentence (declared in ui/settings.py; a test checks they agree),
+# which the warm-up runs MiniLM on.
+DEFAULT_TEXT = "The cat sat on the mat because it was tired."
 
 
 class SourceUnavailable(RuntimeError):
@@ -117,6 +120,13 @@ def encode(tokenizer: Tokenizer, texts: list[str], pair: str | None = None) -> E
     rows, types, masks = (x.tolist() for x in (batch.input_ids, batch.token_type_ids,
                                                batch.attention_mask))  # fmt: skip
     return Encoded([token_strings(tokenizer, r) for r in rows], rows, types, masks)
+
+
+def batch_key(enc: Encoded) -> tuple[tuple, tuple, tuple]:
+    """The batch as hashable tuples (ids, token types, mask): `run_attention`'s cache key."""
+    return tuple(
+        tuple(map(tuple, rows)) for rows in (enc.input_ids, enc.token_type_ids, enc.attention_mask)
+    )
 
 
 @dataclass(frozen=True)

@@ -15,15 +15,17 @@ only when the button is clicked (a callable), so a page pays nothing for buttons
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
-from explorer_core.files import export
 from explorer_core.ui.i18n import DEFAULT_LANGUAGE, current_language, t
+
+if TYPE_CHECKING:  # subtle: the app's shell imports this module; pandas and plotly load with the
+    import pandas as pd  # first page that draws a chart or table, not before the home page
+    import plotly.graph_objects as go
 
 IMAGE_FORMATS = ("png", "svg")
 FORMAT_KEY = "app.image_format"
@@ -65,6 +67,8 @@ def chart_config(key: str, image: str, texts: dict[str, str] | None = None) -> d
     >>> chart_config("attn.chart.head", "svg")["toImageButtonOptions"]
     {'format': 'svg', 'filename': 'attn.chart.head', 'scale': 2}
     """
+    from explorer_core.files import export
+
     config = {
         "displaylogo": False,
         "displayModeBar": True,  # always shown: the download button is there to be found
@@ -86,6 +90,8 @@ def button_texts() -> dict[str, str]:
 
 def presented(fig: go.Figure) -> go.Figure:
     """A copy of `fig` with projector-sized type and a taller plot area."""
+    import plotly.graph_objects as go
+
     big = go.Figure(fig)
     height = big.layout.height
     big.update_layout(font=dict(size=PRESENT_FONT), title_font_size=PRESENT_FONT + 4)
@@ -97,12 +103,25 @@ def presented(fig: go.Figure) -> go.Figure:
     return big
 
 
-def show_chart(fig: go.Figure, key: str, container: Any = None) -> None:
-    """Draw `fig` (in `container`, e.g. a column; default the page) with PNG/SVG download."""
+def show_chart(
+    fig: go.Figure, key: str, container: Any = None, *,
+    on_click: Callable[..., None] | None = None, click_args: tuple = (),
+) -> None:  # fmt: skip
+    """Draw `fig` (in `container`, e.g. a column; default the page) with PNG/SVG download.
+
+    `on_click(key, *click_args)` makes the chart clickable: it runs before the rerun that a click
+    on a point or cell starts, and finds the clicked points in
+    `st.session_state[key]["selection"]["points"]` (each with its `x`, `y`, and `z` for a heatmap).
+    """
     where = container if container is not None else st
     if st.session_state.get(PRESENT_KEY):
         fig = presented(fig)
-    where.plotly_chart(fig, key=key, config=chart_config(key, image_format(), button_texts()))
+    config = chart_config(key, image_format(), button_texts())
+    if on_click is None:
+        where.plotly_chart(fig, key=key, config=config)
+        return
+    clicked = functools.partial(on_click, key, *click_args)  # plotly_chart passes no arguments
+    where.plotly_chart(fig, key=key, config=config, on_select=clicked, selection_mode="points")
 
 
 def download(
@@ -127,6 +146,8 @@ def download_csv(
     label: str | None = None, index: bool = False,
 ) -> None:  # fmt: skip
     """A table as `<stem>.csv` (UTF-8 with BOM, opens right in spreadsheet programs)."""
+    from explorer_core.files import export
+
     build = frame if callable(frame) else (lambda: frame)
     download(
         label or t("export.csv"), lambda: export.frame_csv(build(), index=index),
@@ -138,6 +159,8 @@ def download_json(
     value: Any, stem: str, key: str, container: Any = None, label: str | None = None
 ) -> None:
     """Any record, tensor or list as `<stem>.json`; pass a callable to build it on click."""
+    from explorer_core.files import export
+
     build = value if callable(value) else (lambda: value)
     download(
         label or t("export.json"), lambda: export.json_bytes(build()),
@@ -150,6 +173,8 @@ def download_projector(
     container: Any = None,
 ) -> None:  # fmt: skip
     """Vectors + labels as the Embedding Projector's vectors.tsv and metadata.tsv, in one zip."""
+    from explorer_core.files import export
+
     get_vectors = vectors if callable(vectors) else (lambda: vectors)
     get_meta = metadata if callable(metadata) else (lambda: metadata)
     stem = export.file_stem(stem)

@@ -8,8 +8,10 @@ installed; the page turns that into a catalogue message.
 from __future__ import annotations
 
 import streamlit as st
+import torch
 
 from explorer_core.analysis.lesson import LessonTokens, SentenceRun, run_sentence, tokenize
+from explorer_core.bert.attention import CellArithmetic
 from explorer_core.bert.embeddings import BertEmbeddings
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 
@@ -24,6 +26,14 @@ def tokens(text: str) -> LessonTokens:
 def sentence_run(ids: tuple[int, ...]) -> SentenceRun:
     """Attention weights, last layer and pooled vector of one `[CLS] text [SEP]` row."""
     return run_sentence(minilm_model(), ids)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def cell(ids: tuple[int, ...], layer: int, head: int, query: int, key: int) -> CellArithmetic:
+    """The arithmetic of one weight (layer and head from 0) of `[CLS] text [SEP]` in MiniLM."""
+    return minilm_model().explain_cell(
+        torch.tensor([ids]), layer=layer, head=head, query=query, key=key
+    )
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)

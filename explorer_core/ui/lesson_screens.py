@@ -21,6 +21,7 @@ from explorer_core.analysis.lesson import LessonTokens
 from explorer_core.bert.embeddings import layer_norm_trace
 from explorer_core.files.export import labelled_matrix
 from explorer_core.ui import lesson as data
+from explorer_core.ui.attention_views import clicked_cell
 from explorer_core.ui.embedding import pair_components, pick_token
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import CATALOGUE, t
@@ -179,17 +180,33 @@ def screen_attention(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - col
     )  # fmt: skip
     fig.update_traces(textfont_size=CELL_FONT)
     fig.update_layout(height=min(fig.layout.height, MAX_HEIGHT))  # long sentences: scroll less
-    show_chart(fig, "lesson.chart.attention", right)
     tokens = list(lesson.row.tokens)
+    query = min(int(st.session_state.get("lesson.token") or 0), len(lesson.row.tokens) - 1)
+    best = int(weights[query].argmax())
+    key = st.session_state.get(CELL_KEY, best)
+    key = key if 0 <= key < len(tokens) else best  # a shorter sentence since the click
+    fig = viz_attn.add_click_targets(fig, labels, (query, key))
+    show_chart(fig, "lesson.chart.attention", right, on_click=pick_cell, click_args=(labels,))
     download_csv(lambda w=weights, k=tokens: labelled_matrix(w, k, k),
                  f"lesson-attention-L{layer}-H{head}", "lesson.csv.attention", left,
                  index=True)  # fmt: skip
-    query = min(int(st.session_state.get("lesson.token") or 0), len(lesson.row.tokens) - 1)
-    best = int(weights[query].argmax())
     numbers = {"query": lesson.row.tokens[query], "read": lesson.row.tokens[best],
                "weight": float(weights[query, best])}  # fmt: skip
     caption = t("lesson.attention.caption", layer=layer, head=head, **numbers)
-    right.caption(caption + " " + lesson.source)
+    right.caption(caption + " " + t("lesson.attention.click") + " " + lesson.source)
+    cell = data.cell(tuple(lesson.row.ids), layer - 1, head - 1, query, key)
+    left.markdown(t("attn.cell.formula", **viz_attn.cell_numbers(cell, labels)))
+
+
+CELL_KEY = "lesson.cell_key"  # the key position of the clicked cell (the query is "lesson.token")
+
+
+def pick_cell(chart_key: str, labels: list[str]) -> None:
+    """Callback of the attention heatmap: the clicked cell's row becomes the followed token."""
+    selection = (st.session_state.get(chart_key) or {}).get("selection") or {}
+    cell = clicked_cell(selection.get("points") or [], labels)
+    if cell is not None:
+        st.session_state["lesson.token"], st.session_state[CELL_KEY] = cell
 
 
 def screen_pooled(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - columns

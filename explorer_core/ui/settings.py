@@ -18,7 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from explorer_core.bert.pooling import POOLING_MODES
+from explorer_core.bert.config import (
+    POOLING_MODES,
+)  # not bert.pooling: the home page needs no torch
 from explorer_core.tokenization import ALGORITHMS
 from explorer_core.training.presets import PRESETS
 from explorer_core.ui.export import FORMAT_KEY, IMAGE_FORMATS

@@ -150,6 +150,17 @@ def view_link(keys: Iterable[str], defaults: Mapping[str, Any] | None = None) ->
     return f"{base}?{urlencode(params)}"
 
 
+def link_slot() -> Any:
+    """The place of the link box, nothing drawn in it yet (see `share_link`).
+
+    For a page that draws its box only inside an `st.fragment`, so that a control in the fragment
+    updates the box (a fragment cannot open the sidebar itself); the page then draws the box
+    itself (`share_link(keys, slot, defaults)`) before any st.stop above the fragment.
+    """
+    presenting_slot = present.link_slot()
+    return presenting_slot if presenting_slot is not None else st.sidebar.empty()
+
+
 def share_link(
     keys: Iterable[str], slot: Any = None, defaults: Mapping[str, Any] | None = None
 ) -> Any:
@@ -163,7 +174,7 @@ def share_link(
     """
     presenting_slot = present.link_slot()
     if slot is None:
-        slot = presenting_slot if presenting_slot is not None else st.sidebar.empty()
+        slot = link_slot()
     link = view_link(keys, defaults)
     with slot.container():  # no st.caption: page tests read a page's last caption
         if slot is presenting_slot:  # presentation mode: a button in the row above the page

@@ -92,3 +92,10 @@ def tokens_with_specials(tokenizer: Tokenizer, text: str, specials: bool) -> lis
             tail = Token(known[last], last, last.encode(), len(text), len(text), True)
             return [head, *tokens, tail]
     return tokens
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def encoded(key: str, _tokenizer: Tokenizer, text: str, specials: bool) -> list[Token]:
+    """`tokens_with_specials`, cached per tokenizer (`key`, as from `resolve`), text and markers:
+    a language switch or a revisit does not encode the text with every tokenizer again."""
+    return tokens_with_specials(_tokenizer, text, specials)

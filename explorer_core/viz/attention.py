@@ -78,6 +78,35 @@ def head_figure(
     return fig
 
 
+def add_click_targets(
+    fig: go.Figure, labels: Sequence[str], selected: tuple[int, int] | None = None
+) -> go.Figure:
+    """Make every cell of a (T, T) token heatmap clickable; outline the `selected` (query, key).
+
+    For figures with queries down and keys across (`head_figure`, `scores_figure`).
+
+    # subtle: plotly reports no point for a click on a heatmap (Streamlit's selection stays
+    # empty), so an invisible marker sits on each cell's centre: a click selects that marker, whose
+    # x (key label) and y (query label) name the cell. Only the selected marker is drawn, as an
+    # outline. hoverinfo "none" keeps the heatmap's own hover text.
+    """
+    size = len(labels)
+    keys, queries = np.meshgrid(np.arange(size), np.arange(size))  # row-major: index q * T + k
+    picked = [selected[0] * size + selected[1]] if selected is not None else None
+    fig.add_trace(go.Scatter(
+        x=[labels[k] for k in keys.ravel()], y=[labels[q] for q in queries.ravel()],
+        mode="markers", hoverinfo="none", showlegend=False, selectedpoints=picked,
+        marker=dict(symbol="square-open", size=18, color="#d55e00", opacity=0,
+                    line=dict(width=3)),
+        selected=dict(marker=dict(opacity=1)), unselected=dict(marker=dict(opacity=0)),
+    ))  # fmt: skip
+    fig.update_layout(clickmode="event+select", dragmode=False)
+    # subtle: markers would widen the axes' autorange by their size; keep the heatmap's own cells
+    fig.update_xaxes(range=[-0.5, size - 0.5], autorange=False)
+    fig.update_yaxes(range=[size - 0.5, -0.5], autorange=False)  # queries down, as head_figure
+    return fig
+
+
 def add_blocks(fig: go.Figure, segments: Sequence[int]) -> None:
     """Outline the A×A, A×B, B×A and B×B blocks (segment 0 then 1) on a token heatmap."""
     split = next(i for i, s in enumerate(segments) if s == 1) - 0.5

@@ -87,6 +87,7 @@ EN = {
         "Source: {src}."
     ),
     "attn.cell.title": "One weight, step by step",
+    "attn.cell.click": "Click a cell to take that weight apart below.",
     "attn.query": "Query token (row)",
     "attn.key": "Key token (column)",
     "attn.cell.dot": "q · k",
@@ -208,6 +209,7 @@ ZH = {
         "灰色的格子（分数为 −∞）被掩码遮住，权重为 0。来源：{src}。"
     ),
     "attn.cell.title": "一个权重，一步一步算",
+    "attn.cell.click": "点击一个格子，下面会把这个权重一步一步算出来。",
     "attn.query": "查询词元（行）",
     "attn.key": "键词元（列）",
     "attn.cell.dot": "q · k",

@@ -174,6 +174,7 @@ EN = {
         "Softmax weights of MiniLM's layer {layer}, head {head} for this sentence; each row sums "
         "to 1. The most-read token of row '{query}' is '{read}' ({weight:.2f})."
     ),
+    "lesson.attention.click": "Click a cell: its arithmetic appears on the left.",
     # 9 pooled
     "lesson.step.pooled": "Pooled vector",
     "lesson.pooled.body": (
@@ -370,6 +371,7 @@ ZH = {
         "MiniLM 第 {layer} 层第 {head} 个头对这句话的 softmax 权重；每行之和为 1。"
         "“{query}”这一行读得最多的是“{read}”（{weight:.2f}）。"
     ),
+    "lesson.attention.click": "点击一个格子：左边会算出这个权重。",
     # 9 pooled
     "lesson.step.pooled": "池化向量",
     "lesson.pooled.body": (

@@ -1,0 +1,111 @@
+"""A class on one server: N browser-less sessions speaking Streamlit's websocket protocol.
+
+Starts the app the README's way (``streamlit run app.py`` with the repo's config, on 127.0.0.1:PORT)
+unless ``--url`` names a running server (or nginx in front of replicas; then the server's memory
+and threads cannot be read and are left out). Scenarios, each by flag (default: all):
+
+- ``--storm``: N sessions open the Attention page at once; seconds from connecting to the end of
+  the first run (``script_finished``), p50/p95, after one session opened it alone (cold).
+- ``--train``: one run alone (its steps are the reference), then N sessions press Train at once
+  with a short time budget while a probe session reruns the Attention page; steps per run against
+  the run alone, run time against the budget, probe rerun p50/p95 against idle, and the
+  ``/_stcore/health`` latency sampled every 0.5 s throughout.
+- ``--walkaway``: N sessions start runs and vanish; seconds until the server's worker processes
+  and threads are back to the baseline, memory then and 20 s later against the baseline.
+- ``--flood``: one session sends 100 reruns a second for 20 s while 3 others rerun the Attention
+  page; their p50/p95 idle, during the flood and after it.
+
+Each prints a table (latencies p50/p95/max, peak RSS of the server and its children, threads and
+child processes before and after); ``--json PATH`` writes every number. Numbers are only comparable
+within one invocation on a quiet machine: each table carries the load average at its end.
+
+    python bench/classroom_load.py --storm --sessions 30
+    python bench/classroom_load.py --train --sessions 5 --budget 20
+    python bench/classroom_load.py --flood --url http://127.0.0.1:8501
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.load_scenarios import SCENARIOS, Target  # noqa: E402
+from bench.server_watch import start_server  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Options:
+    sessions: int = 10
+    budget: float = 20.0  # seconds of each training run (steps set high: the budget decides)
+    walk_after: float = 5.0  # seconds of training before the walk-away sessions vanish
+    flood_rate: float = 100.0  # reruns per second from the flooding session
+    flood_seconds: float = 20.0
+    others: int = 3  # sessions rerunning a page beside the flood
+
+
+def _table(name: str, rows: list[tuple[str, object]]) -> None:
+    print(f"\n== {name}  (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    width = max(len(label) for label, _ in rows)
+    for label, value in rows:
+        print(f"  {label:<{width}}  {value}")
+
+
+async def run_all(target: Target, chosen: list[str], options: Options) -> dict:
+    results = {}
+    for name in chosen:
+        numbers, rows = await SCENARIOS[name](target, options)
+        numbers["load_average"] = list(os.getloadavg())
+        results[name] = numbers
+        _table(name, rows)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    for name in SCENARIOS:
+        parser.add_argument(f"--{name}", action="store_true", help=f"run the {name} scenario")
+    parser.add_argument("--sessions", type=int, default=Options.sessions, help="N sessions")
+    parser.add_argument("--budget", type=float, default=Options.budget, help="run budget (s)")
+    parser.add_argument("--walk-after", type=float, default=Options.walk_after)
+    parser.add_argument("--flood-rate", type=float, default=Options.flood_rate)
+    parser.add_argument("--flood-seconds", type=float, default=Options.flood_seconds)
+    parser.add_argument("--others", type=int, default=Options.others)
+    parser.add_argument("--url", help="an already running server (or nginx); default: start one")
+    parser.add_argument("--port", type=int, default=8650, help="port of the server it starts")
+    parser.add_argument(
+        "--server-option",
+        action="append",
+        default=[],
+        help="extra `streamlit run` option, e.g. --runner.postScriptGC=false",
+    )
+    parser.add_argument("--json", type=Path, help="write all numbers to this file")
+    args = parser.parse_args(argv)
+    chosen = [name for name in SCENARIOS if getattr(args, name)] or list(SCENARIOS)
+    options = Options(
+        args.sessions,
+        args.budget,
+        args.walk_after,
+        args.flood_rate,
+        args.flood_seconds,
+        args.others,
+    )
+    if args.url:
+        results = asyncio.run(run_all(Target(args.url.rstrip("/"), None), chosen, options))
+    else:
+        with start_server(args.port, *args.server_option) as (url, pid):
+            results = asyncio.run(run_all(Target(url, pid), chosen, options))
+    if args.json:
+        args.json.write_text(json.dumps({"options": vars(options), **results}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

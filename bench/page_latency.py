@@ -1,0 +1,500 @@
+"""How long a teacher waits after each click: every page of the app, in a real browser.
+
+Starts the app the README's way (`streamlit run app.py` on a free port, default range 8670-8689),
+opens headless Chromium (Debian's, flags as in tests/browser.py) and measures, in one run:
+
+- cold start: server start to the first painted home page, then the first visit of each page
+  through the navigation (a fresh server each repetition: `--cold-reps`);
+- widget changes on a warm server, page by page (layer, head, view, step k, model source, language,
+  lesson Next / Previous, ...): the *server* time, from the browser's `rerun_script` message to
+  the server's `script_finished` on Streamlit's websocket (the public protocol; a fragment rerun
+  is one too), and the *painted* time, from the click to the page idle again
+  (`data-test-script-state="notRunning"`) with every plotly chart drawn and two animation frames;
+- page switches through the sidebar navigation (painted).
+
+Each change alternates between two values, so every repetition is a real change. Printed: one
+table per page with p50 and p95 (milliseconds) and the target each row is held to; written: a JSON
+file with every sample. A benchmark, not a test: timings depend on the machine's load (printed).
+
+    python bench/page_latency.py [--reps 10] [--quick] [--pages attention,lesson] [--json PATH]
+
+`--quick` (under 5 minutes): one cold start, the main change of each page (10 repetitions), and
+page switches pooled over all pages (two rounds through the navigation, >= 10 switches).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]  # fmt: skip
+PORTS = range(8670, 8690)
+TARGETS = {"server": 300, "painted": 600, "switch": 800, "lesson": 400, "cold": 3000, "first": 1500}
+PAINTED = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+    if (document.querySelector('[data-testid="stSkeleton"]')) return false;
+    const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
+    return charts.every(c => c.querySelector('.main-svg'));
+}"""
+TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One widget change: `kind` of control, its widget key, the two positions it alternates."""
+
+    name: str
+    kind: str  # seg (segmented control), select, slider, button, toggle
+    key: str
+    values: tuple[int, int] = (1, 0)  # option positions (seg, select); unused otherwise
+    target: str = "painted"
+    main: bool = False  # measured in --quick mode
+    prepare: tuple[tuple[str, str, int], ...] = ()  # (kind, key, value) set before timing
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str  # url path ("" is the home page)
+    changes: tuple[Change, ...] = ()
+
+
+LANG = Change("language", "seg", "lang", (1, 0))
+PAGES = (
+    Page("", (Change("language", "seg", "lang", (1, 0), main=True),)),
+    Page(
+        "lesson",
+        (
+            Change(
+                "next / previous",
+                "buttons",
+                "lesson.prev|lesson.next",
+                target="lesson",
+                main=True,
+                prepare=(("seg", "lesson.step", 4),),
+            ),
+            Change("step", "seg", "lesson.step", (7, 2), target="lesson"),
+            Change("head", "select", "lesson.head", (4, 2), prepare=(("seg", "lesson.step", 7),)),
+            LANG,
+        ),
+    ),
+    Page(
+        "train-tokenizer",
+        (
+            Change(
+                "step k",
+                "slider",
+                "tok.train.k",
+                main=True,
+                prepare=(("button", "tok.train.go", 0),),
+            ),
+            Change("algorithm", "select", "tok.train.algo", (1, 0)),
+        ),
+    ),
+    Page(
+        "text-to-ids",
+        (
+            Change("tokenizer", "select", "tok.encode.source", (1, 0), main=True),
+            Change("special tokens", "toggle", "tok.encode.specials"),
+            LANG,
+        ),
+    ),
+    Page(
+        "token-embeddings",
+        (
+            Change("model source", "seg", "emb.tokens.source", (0, 2), main=True),
+            Change(
+                "map k", "slider", "emb.tokens.k", prepare=(("toggle-on", "emb.tokens.map", 1),)
+            ),
+        ),
+    ),
+    Page(
+        "position-encodings",
+        (
+            Change("scheme", "seg", "emb.pos.scheme", (1, 0), main=True),
+            Change("clip", "slider", "emb.pos.clip"),
+        ),
+    ),
+    Page(
+        "embedding-sum",
+        (
+            Change("token", "select", "emb.sum.pick", (3, 1), main=True),
+            Change("dims", "slider", "emb.sum.dims"),
+            Change("model source", "seg", "emb.sum.source", (0, 2)),
+        ),
+    ),
+    Page(
+        "attention",
+        (
+            Change("head", "select", "attn.head", (4, 0), main=True),
+            Change("layer", "select", "attn.layer", (3, 0), main=True),
+            Change("query", "select", "attn.query", (3, 0)),
+            Change("view", "seg", "attn.view", (1, 0), main=True),
+            Change("model source", "seg", "attn.source", (0, 2)),
+            LANG,
+        ),
+    ),
+    Page(
+        "bert-inputs",
+        (Change("max length", "slider", "inputs.max_len", main=True),),
+    ),
+    Page("train-model", (Change("edit sizes", "toggle", "train.edit", main=True),)),
+    Page(
+        "similarity",
+        (
+            Change("view", "seg", "sim.view", (1, 0), main=True),
+            Change("pooling", "seg", "sim.pooling", (1, 0)),
+        ),
+    ),
+)
+
+
+def css_key(key: str) -> str:
+    """The class Streamlit gives a keyed widget's box: `.st-key-attn-head` for "attn.head"."""
+    return ".st-key-" + key.replace(".", "-")
+
+
+def free_port(wanted: int | None) -> int:
+    for port in [wanted] if wanted else PORTS:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise SystemExit(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+class Server:
+    """`streamlit run app.py` as the README says, on `port`; `started` is the monotonic start."""
+
+    def __init__(self, port: int) -> None:
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = tempfile.TemporaryFile()
+        env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+             "--server.port", str(port), "--server.address", "127.0.0.1",
+             "--browser.gatherUsageStats", "false"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+
+    def wait_healthy(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as resp:
+                    if resp.read().decode().strip() == "ok":
+                        return
+            except OSError:
+                pass
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.log.seek(0)
+        raise SystemExit("streamlit did not start:\n" + self.log.read().decode()[-3000:])
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+@dataclass
+class Wire:
+    """The websocket traffic of one tab: when each rerun was asked for and when each run ended."""
+
+    sent: list[float] = field(default_factory=list)  # rerun_script BackMsgs
+    finished: list[tuple[float, int]] = field(default_factory=list)  # (time, status)
+
+    def attach(self, page) -> None:  # noqa: ANN001 - a Playwright Page
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        def on_socket(ws) -> None:  # noqa: ANN001
+            def sent(payload) -> None:  # noqa: ANN001
+                if isinstance(payload, bytes):
+                    msg = BackMsg.FromString(payload)
+                    if msg.WhichOneof("type") == "rerun_script":
+                        self.sent.append(time.monotonic())
+
+            def received(payload) -> None:  # noqa: ANN001
+                if isinstance(payload, bytes):
+                    msg = ForwardMsg.FromString(payload)
+                    if msg.WhichOneof("type") == "script_finished":
+                        self.finished.append((time.monotonic(), msg.script_finished))
+
+            ws.on("framesent", sent)
+            ws.on("framereceived", received)
+
+        page.on("websocket", on_socket)
+
+
+DONE = (0, 3)  # FINISHED_SUCCESSFULLY, FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+
+
+class Tab:
+    def __init__(self, page, base: str) -> None:  # noqa: ANN001 - a Playwright Page
+        self.page, self.base, self.wire = page, base, Wire()
+        self.wire.attach(page)
+        self.errors: list[str] = []
+
+    def settle(self, since: float, timeout: float = 120) -> tuple[float | None, float]:
+        """Wait for the first run that ends well after `since`, then for the paint.
+
+        Returns (server ms from the first rerun request after `since`, painted ms since `since`).
+        """
+        deadline = since + timeout
+        done = None
+        while done is None:
+            if not any(at >= since for at in self.wire.sent) and time.monotonic() > since + 10:
+                raise TimeoutError("the action asked for no rerun")
+            ended = [at for at, status in self.wire.finished if at > since and status in DONE]
+            if ended:
+                done = ended[0]
+            elif time.monotonic() > deadline:
+                raise TimeoutError("no script_finished")
+            else:
+                self.page.wait_for_timeout(5)
+        # a run may ask for another (st.rerun): wait until the page is idle and painted
+        self.page.wait_for_function(PAINTED, timeout=timeout * 1000, polling="raf")
+        self.page.evaluate(TWO_FRAMES)
+        painted = time.monotonic()
+        asked = [at for at in self.wire.sent if since <= at <= done]
+        server = (done - asked[0]) * 1000 if asked else None
+        last = [at for at, status in self.wire.finished if at > since and status in DONE][-1]
+        if asked and last > done:
+            server = (last - asked[0]) * 1000
+        errors = self.page.locator('[data-testid="stException"]').all_inner_texts()
+        self.errors += [e[:200] for e in errors]
+        return server, (painted - since) * 1000
+
+    def goto(self, path: str) -> float:
+        since = time.monotonic()
+        self.page.goto(f"{self.base}/{path}")
+        return self.settle(since)[1]
+
+    def nav(self, path: str) -> tuple[float | None, float]:
+        """Click the page's link in the sidebar navigation."""
+        link = self.page.locator(f'[data-testid="stSidebarNav"] a[href="{self.base}/{path}"]')
+        link.first.scroll_into_view_if_needed()
+        since = time.monotonic()
+        link.first.click()
+        return self.settle(since)
+
+    def exists(self, key: str) -> bool:
+        return self.page.locator(css_key(key.split("|")[0])).count() > 0
+
+    def act(self, kind: str, key: str, value: int) -> tuple[float | None, float]:
+        """Operate widget `key`; returns (server ms, painted ms)."""
+        if kind == "buttons":  # "a|b": value 0 presses a, 1 presses b
+            kind, key, value = "button", key.split("|")[value], 0
+        box = self.page.locator(css_key(key)).first
+        box.scroll_into_view_if_needed()
+        if kind == "select":
+            box.locator('button[aria-haspopup="listbox"]').first.click()
+            option = self.page.locator('[role="option"]').nth(value)
+            option.wait_for()
+            since = time.monotonic()
+            option.click()
+        elif kind == "slider":
+            box.locator('[role="slider"], input[type="range"]').first.focus()
+            since = time.monotonic()
+            self.page.keyboard.press("ArrowRight" if value else "ArrowLeft")
+        else:
+            target = {
+                "seg": lambda: box.locator("button").nth(value),
+                "button": lambda: box.locator("button").first,
+                "toggle": lambda: box.locator("label").first,
+                "toggle-on": lambda: box.locator("label").first,
+            }[kind]()
+            if kind == "toggle-on" and box.locator("input").first.is_checked():
+                return None, 0.0
+            since = time.monotonic()
+            target.click()
+        return self.settle(since)
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Nearest-rank percentile: `percentile([1, 2, 3, 4], 0.5)` is 2."""
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {}
+    return {"n": len(values), "p50": statistics.median(values), "p95": percentile(values, 0.95)}
+
+
+def cold_start(browser_ctx, port: int, pages: list[Page]) -> dict[str, float]:  # noqa: ANN001
+    """Server start to the first painted page, then the first visit of each page (ms)."""
+    server = Server(port)
+    page = browser_ctx.new_page()
+    try:
+        server.wait_healthy()
+        tab = Tab(page, server.url)
+        tab.page.goto(f"{server.url}/")
+        tab.settle(server.started)
+        result = {"start": (time.monotonic() - server.started) * 1000}
+        for spec in pages:
+            if spec.path:
+                result[spec.path] = tab.nav(spec.path)[1]
+        result["errors"] = len(tab.errors)
+        return result
+    finally:
+        page.close()
+        server.stop()
+
+
+def quietly(tab: Tab, kind: str, key: str, value: int) -> None:
+    """Set a widget untimed; a control already at `value` asks for no rerun, which is fine."""
+    try:
+        if tab.exists(key):
+            tab.act(kind, key, value)
+    except Exception:  # noqa: BLE001 - e.g. TimeoutError: no rerun, the widget was there already
+        pass
+
+
+def warm_page(tab: Tab, spec: Page, reps: int, quick: bool) -> dict[str, dict]:
+    """Every change of one page, `reps` times each (alternating between its two values)."""
+    tab.nav(spec.path) if spec.path else tab.goto("")
+    rows: dict[str, dict] = {}
+    for change in spec.changes:
+        if quick and not change.main:
+            continue
+        for kind, key, value in change.prepare:
+            quietly(tab, kind, key, value)
+        if not tab.exists(change.key):
+            rows[change.name] = {"missing": change.key}
+            continue
+        server, painted = [], []
+        warm = change.values[0] if change.kind != "slider" else 0  # a slider: one step left
+        quietly(tab, change.kind, change.key, warm)  # warm-up: both values cached
+        try:
+            for rep in range(reps):
+                side = (rep + 1) % 2  # 0, 1: the two values (a slider: right, then left)
+                position = change.values[side] if change.kind != "slider" else side
+                took_server, took_painted = tab.act(change.kind, change.key, position)
+                if took_server is not None:
+                    server.append(took_server)
+                painted.append(took_painted)
+        except Exception as err:  # noqa: BLE001 - a benchmark reports and goes on
+            tab.errors.append(f"/{spec.path} {change.name}: {err}"[:300])
+        rows[change.name] = {"target": change.target, "server": server, "painted": painted}
+    return rows
+
+
+def page_switches(tab: Tab, pages: list[Page], reps: int) -> dict[str, list[float]]:
+    """Visit every page `reps` times through the sidebar (painted ms per target page)."""
+    times: dict[str, list[float]] = {spec.path or "home": [] for spec in pages}
+    for _ in range(reps):
+        for spec in pages:
+            times[spec.path or "home"].append(tab.nav(spec.path)[1])
+    return times
+
+
+def fmt(stats: dict[str, float], target: float | None) -> str:
+    if not stats:
+        return f"{'-':>8} {'-':>8}"
+    mark = "" if target is None or stats["p95"] <= target else " *"
+    return f"{stats['p50']:8.0f} {stats['p95']:8.0f}{mark}"
+
+
+def report(result: dict) -> None:
+    print(f"\nload average at start: {result['load_start']}, at end: {result['load_end']}")
+    print("times in ms; p50 p95 per column; * = p95 above the issue's target\n")
+    for path, rows in result["changes"].items():
+        switch = summary(result["switches"].get(path or "home", []))
+        first = summary([c[path] for c in result["cold"] if path in c]) if path else {}
+        print(f"== page /{path}")
+        print(f"   {'change':<16} {'server p50':>10} {'p95':>8}  {'painted p50':>11} {'p95':>8}")
+        for name, row in rows.items():
+            if "missing" in row:
+                print(f"   {name:<16} (no widget {row['missing']} on this page)")
+                continue
+            painted_target = TARGETS[row["target"]]
+            print(f"   {name:<16} {fmt(summary(row['server']), TARGETS['server']):>19}  "
+                  f"{fmt(summary(row['painted']), painted_target):>20}")  # fmt: skip
+        print(f"   {'page switch':<16} {'':>19}  {fmt(switch, TARGETS['switch']):>20}")
+        if first:
+            print(f"   {'first visit':<16} {'':>19}  {fmt(first, TARGETS['first']):>20}")
+    every = [ms for times in result["switches"].values() for ms in times]
+    print(f"\npage switches, all pages pooled (n={len(every)}): "
+          f"{fmt(summary(every), TARGETS['switch'])}")  # fmt: skip
+    cold = summary([c["start"] for c in result["cold"]])
+    print(f"\ncold start to first painted page: {fmt(cold, TARGETS['cold'])}")
+    if result["errors"]:
+        print(f"\nexceptions shown on pages: {result['errors'][:5]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reps", type=int, default=10)
+    parser.add_argument("--cold-reps", type=int, default=None, help="default 3 (1 with --quick)")
+    parser.add_argument("--quick", action="store_true", help="main change per page, one cold start")
+    parser.add_argument("--pages", default="", help="comma-separated url paths (home: 'home')")
+    parser.add_argument("--port", type=int, default=None)
+    parser.add_argument("--json", type=Path, default=ROOT / "artifacts" / "page_latency.json")
+    args = parser.parse_args()
+    wanted = {p.strip() for p in args.pages.split(",") if p.strip()}
+    pages = [p for p in PAGES if not wanted or (p.path or "home") in wanted]
+    cold_reps = args.cold_reps if args.cold_reps is not None else (1 if args.quick else 3)
+    from playwright.sync_api import sync_playwright
+
+    result = {"load_start": load(), "reps": args.reps, "quick": args.quick, "cold": [],
+              "changes": {}, "switches": {}, "errors": []}  # fmt: skip
+    with tempfile.TemporaryDirectory() as profile, sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1400, "height": 1000},
+        )  # fmt: skip
+        port = free_port(args.port)
+        for _ in range(cold_reps):
+            result["cold"].append(cold_start(context, port, list(PAGES)))
+            print(f"cold start: {result['cold'][-1]}", file=sys.stderr)
+        server = Server(port)
+        try:
+            server.wait_healthy()
+            tab = Tab(context.new_page(), server.url)
+            tab.goto("")
+            for spec in pages:
+                print(f"page /{spec.path} ...", file=sys.stderr)
+                result["changes"][spec.path] = warm_page(tab, spec, args.reps, args.quick)
+            cycles = max(2, -(-10 // len(pages))) if args.quick else args.reps  # >= 10 switches
+            result["switches"] = page_switches(tab, pages, cycles)
+            result["errors"] = tab.errors
+        finally:
+            server.stop()
+            context.close()
+    result["load_end"] = load()
+    report(result)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(result, indent=1))
+    print(f"\nall samples: {args.json}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Fair under abuse: a session asking for reruns faster than a person can click waits its turn.
+
+Every script run of a session starts in `app.py`, which calls `throttle_reruns()` first. Each
+session keeps a token bucket in its own `st.session_state` (never module state: that is shared by
+every user): `BURST` runs at once, refilled at `EXPLORER_RERUNS_PER_SECOND` (default 2) per second.
+A run that finds the bucket empty sleeps in the session's own script thread until its token is
+due. Sleeping releases the interpreter lock, so the other sessions' pages run meanwhile, and the
+reruns the flooding client asks for during the sleep are folded by Streamlit into one pending
+rerun. So a client sending 100 reruns a second gets about 2 runs a second, each cut short by the
+next, and the server stays free for everyone else (bench/classroom_load.py --flood measures it).
+
+A person stays far below the limit: clicking, stepping a number, dragging a slider or typing give
+a few reruns a second in short bursts (tests/test_throttle.py replays such sequences and checks
+that none waits). Fragment polls (`st.fragment(run_every=...)`) do not run app.py and are not
+counted. `EXPLORER_RERUNS_PER_SECOND=0` switches the throttle off.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import streamlit as st
+
+BUCKET_KEY = "app.rerun_bucket"  # this session's RerunBucket
+BURST = 20.0  # runs a session may have back to back: a quick learner's clicks, with room to spare
+DEFAULT_RATE = 2.0  # runs per second a session may keep up for ever (a person averages under 1)
+
+
+@dataclass
+class RerunBucket:
+    """A token bucket: `burst` runs at once, then `rate` runs per second.
+
+    `take(now)` spends one token and returns the seconds to wait before the run may go on. A run
+    that has to wait borrows its token, so waiting that long always pays the debt back:
+
+    >>> bucket = RerunBucket(burst=2, rate=2)
+    >>> [bucket.take(0.0), bucket.take(0.0), bucket.take(0.0)]  # two at once, the third waits
+    [0.0, 0.0, 0.5]
+    >>> bucket.take(0.5)  # after waiting 0.5 s the next run waits another 1 / rate
+    0.5
+    >>> bucket.take(10.0)  # a pause refills the bucket (up to `burst`)
+    0.0
+    """
+
+    burst: float = BURST
+    rate: float = DEFAULT_RATE
+    tokens: float | None = None  # None: full
+    stamp: float | None = None  # clock of the last take
+
+    def take(self, now: float) -> float:
+        tokens = self.burst if self.tokens is None else self.tokens
+        if self.stamp is not None:
+            tokens = min(self.burst, tokens + max(0.0, now - self.stamp) * self.rate)
+        self.stamp, self.tokens = now, tokens - 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+
+def rerun_rate() -> float:
+    """Runs per second a session may keep up: `EXPLORER_RERUNS_PER_SECOND`, else 2; 0: no limit."""
+    raw = os.environ.get("EXPLORER_RERUNS_PER_SECOND", "")
+    try:
+        rate = float(raw) if raw else DEFAULT_RATE
+    except ValueError as err:
+        raise ValueError(f"EXPLORER_RERUNS_PER_SECOND must be a number, got {raw!r}") from err
+    if rate < 0:
+        raise ValueError(f"EXPLORER_RERUNS_PER_SECOND must be 0 or more, got {rate:g}")
+    return rate
+
+
+def throttle_reruns(
+    sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic
+) -> float:
+    """Call first in every run: waits (in this session's thread) when the session floods.
+
+    Returns the seconds waited (0 for a person's clicks).
+    """
+    rate = rerun_rate()
+    if rate == 0:
+        return 0.0
+    bucket = st.session_state.get(BUCKET_KEY)
+    if not isinstance(bucket, RerunBucket) or bucket.rate != rate:
+        bucket = st.session_state[BUCKET_KEY] = RerunBucket(BURST, rate)
+    wait = bucket.take(clock())
+    if wait > 0:
+        sleep(wait)
+    return wait

@@ -1,0 +1,70 @@
+"""The classroom load benchmark's short version, on a real `streamlit run app.py`.
+
+Sessions speak Streamlit's websocket protocol (bench/st_client.py), no browser. What is checked:
+sessions that start training runs and go leave the server's threads, worker processes and memory
+as they were, and a session flooding the server with reruns is held to the throttle's rate.
+Full numbers: `python bench/classroom_load.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server():
+    from bench.load_scenarios import Target
+    from bench.server_watch import start_server
+    from tests.browser import free_port
+
+    with start_server(free_port()) as (url, pid):
+        yield Target(url, pid)
+
+
+def test_sessions_that_train_and_go_leave_the_server_as_it_was(server):
+    from bench.load_scenarios import cleanup
+
+    result = asyncio.run(cleanup(server, n=3, budget=8.0))
+    assert result["warm_run"]["ended"], "the first run never reported its end"
+    assert not result["exceptions"]
+    base, during, back = result["baseline"], result["during"], result["back"]
+    # the three runs really ran (threads or worker processes beyond the baseline)...
+    assert during.threads + during.children > base.threads + base.children
+    # ...and after their sessions went, the server came back to where it was
+    assert result["back_after"] is not None, (base, back)
+    assert back.children <= base.children
+    assert back.threads <= base.threads
+    assert back.rss <= base.rss * 1.15, f"{back.rss / 2**20:.0f} MB vs {base.rss / 2**20:.0f} MB"
+
+
+def test_a_rerun_flood_is_held_to_the_throttle_rate(server):
+    """100 reruns a second for 3 s from one tab start about BURST + 3 x rate runs, not 300.
+
+    Streamlit's default (fastReruns) would start a script thread per request; with the repo's
+    config and the throttle, the requests fold into a few runs and another tab is still served.
+    """
+    from bench.load_scenarios import ATTENTION, close_all, open_sessions
+    from explorer_core.ui.throttle import BURST, DEFAULT_RATE
+
+    async def flood() -> tuple[int, int, list]:
+        flooder, other = await open_sessions(server.url, ATTENTION, 2)
+        started, sent, start = flooder.started, 0, time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < 3.0:
+            await flooder.send_rerun()
+            sent += 1
+            await asyncio.sleep(max(0.0, sent / 100 - elapsed))
+        runs = flooder.started - started
+        await other.rerun(timeout=120)  # the other tab is answered
+        errors = flooder.exceptions + other.exceptions
+        await close_all([flooder, other])
+        return sent, runs, errors
+
+    sent, runs, errors = asyncio.run(flood())
+    assert sent >= 250
+    assert 1 <= runs <= BURST + DEFAULT_RATE * 3 + 5, f"{runs} runs for {sent} requests"
+    assert not errors

@@ -1,0 +1,80 @@
+"""The app's shell stays light (no torch before the first page), and the once-per-server warm-up
+fills the caches the pages read."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+SHELL = (  # what app.py imports
+    "from explorer_core import runtime; "
+    "from explorer_core.ui import present, warmup; "
+    "from explorer_core.ui.chrome import translate_streamlit_texts; "
+    "from explorer_core.ui.export import image_format_switch; "
+    "from explorer_core.ui.i18n import language_switch; "
+    "from explorer_core.ui.nav import available_pages; "
+    "from explorer_core.ui.pack import pack_section; "  # the home page
+    "runtime.configure_environment(); "
+    "import sys; print(sorted(m for m in ('torch', 'pandas', 'transformers') if m in sys.modules))"
+)
+
+
+def test_the_shell_and_home_page_import_no_torch_or_pandas():
+    """Importing torch takes seconds: the first painted page must not wait for it."""
+    out = subprocess.run([sys.executable, "-c", SHELL], cwd=ROOT, capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+@pytest.mark.slow
+def test_warm_up_fills_the_pages_caches(monkeypatch):
+    """Every step runs; afterwards MiniLM and the built-in tokenizers come from the caches: the
+    functions that would build them again are broken on purpose and never called."""
+    from explorer_core.tokenization import ALGORITHMS
+    from explorer_core.ui import pretrained, tokens, warmup
+
+    took = warmup.warm()
+    assert set(took) == {name for name, _ in warmup.STEPS}
+
+    def never(*args, **kwargs):  # noqa: ANN002, ANN003
+        raise AssertionError("built again: the warm-up did not fill this cache")
+
+    monkeypatch.setattr(pretrained, "minilm_path", never)
+    monkeypatch.setattr(tokens, "new_tokenizer", never)
+    assert pretrained.minilm_model().config.num_hidden_layers == 6
+    assert pretrained.minilm_tokenizer().vocab_size > 30_000
+    for algo in ALGORITHMS:
+        assert tokens.trained_default(algo).vocab_size > 0
+
+
+def test_a_failing_step_does_not_stop_the_others(monkeypatch):
+    from explorer_core.ui import warmup
+
+    done = []
+
+    def broken() -> None:
+        raise RuntimeError("MiniLM is not installed")
+
+    monkeypatch.setattr(warmup, "STEPS", (("broken", broken), ("next", lambda: done.append(1))))
+    assert set(warmup.warm()) == {"broken", "next"}
+    assert done == [1]
+
+
+def test_the_warm_up_runs_the_attention_pages_default_sentence():
+    from explorer_core.ui import settings
+    from explorer_core.ui.attention import DEFAULT_TEXT
+
+    assert settings.declared()["attn.text"].default == DEFAULT_TEXT
+
+
+def test_the_warm_up_can_be_turned_off(monkeypatch):
+    from explorer_core.ui import warmup
+
+    monkeypatch.setenv("EXPLORER_WARMUP", "0")
+    warmup.start.clear()
+    assert warmup.start() is None
+    warmup.start.clear()
