@@ -10,6 +10,7 @@ the page shows what it can (defaults, the nearest allowed value) and no exceptio
 from __future__ import annotations
 
 import ast
+import importlib
 
 import pytest
 
@@ -24,18 +25,22 @@ BAD_TEXTS = ("1e309", "-inf", "nan", "abc", "-7", "99999999", "")
 def linked_keys(source: str) -> tuple[str, ...]:
     """The keys of the page's module-level `LINKED = (...)` tuple (empty without one); a
     `*NAME` in it stands for the literal keys of the module-level dict or tuple NAME."""
-    literals = {}
+    literals, imported = {}, {}
     for node in ast.parse(source).body:
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
             literals[node.targets[0].id] = node.value
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported |= {alias.asname or alias.name: node.module for alias in node.names}
     if "LINKED" not in literals:
         return ()
     keys: list[str] = []
     for item in literals["LINKED"].elts:
-        if isinstance(item, ast.Starred):
-            keys += list(ast.literal_eval(literals[item.value.id]))
-        else:
+        if not isinstance(item, ast.Starred):
             keys.append(ast.literal_eval(item))
+        elif (name := item.value.id) in literals:
+            keys += list(ast.literal_eval(literals[name]))
+        else:  # a name the page imports, e.g. the Train page's SIZE_KEYS from explorer_core.ui
+            keys += list(getattr(importlib.import_module(imported[name]), name))
     return tuple(keys)
 
 
