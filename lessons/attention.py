@@ -15,18 +15,12 @@ from explorer_core.ui.attention import (
     snapshots,
 )
 from explorer_core.ui.i18n import t
+from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.viz import attention as viz
 
 MODES, VIEWS = ("single", "pair", "batch"), ("head", "overview", "masks")
-DEFAULTS = {
-    "attn.source": "pretrained", "attn.mode": "single", "attn.view": "head",
-    "attn.text": "The cat sat on the mat because it was tired.",
-    "attn.a": "The cat sat on the mat.", "attn.b": "It fell asleep in the sun.",
-    "attn.batch": "The cat sat.\nA dog barked at the mailman all morning.\nHello!",
-    "attn.causal": False, "attn.row": 0, "attn.layer": 1, "attn.head": 1,
-    "attn.query": 0, "attn.key": 0, "attn.predict": False,
-}  # fmt: skip
+DEFAULTS = defaults("lessons/attention.py")  # declared in explorer_core/ui/settings.py
 init(DEFAULTS)
 for key, codes in (("attn.source", SOURCES), ("attn.mode", MODES), ("attn.view", VIEWS)):
     url_synced(key, codes)  # translated labels: kept in the URL as codes

@@ -13,6 +13,7 @@ from explorer_core.ui import lesson as data
 from explorer_core.ui import lesson_screens as screens
 from explorer_core.ui.i18n import CATALOGUE, t
 from explorer_core.ui.nav import PAGES
+from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import bound, init, share_link
 
 TOTAL = len(core.STEPS)
@@ -22,11 +23,7 @@ DEEPER = {  # step -> url path of the page that teaches it (see lessons/home.py 
     "onehot": "token-embeddings", "vector": "token-embeddings", "position": "embedding-sum",
     "attention": "attention", "pooled": "similarity", "cosine": "similarity",
 }  # fmt: skip
-DEFAULTS = {
-    "lesson.step": 1, "lesson.token": 2, "lesson.layer": 1, "lesson.head": 3,  # previous-token
-    "lesson.text": t("lesson.default_text"), "lesson.other": t("lesson.default_other"),
-    "lesson.third": t("lesson.default_third"),  # written out: a pack reads their kind from here
-}  # fmt: skip
+DEFAULTS = defaults("lessons/lesson.py")  # declared in explorer_core/ui/settings.py
 
 
 def follow_language() -> None:

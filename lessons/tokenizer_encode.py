@@ -10,16 +10,12 @@ from explorer_core.files import tables
 from explorer_core.ui import tokens as cache
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
+from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.viz import tokens as viz
 
 sources = cache.available_sources()
-DEFAULTS = {
-    "tok.encode.text": t("tok.encode.default_text"),
-    "tok.encode.source": sources[0],
-    "tok.encode.specials": False,
-    "tok.encode.compare": True,
-}
+DEFAULTS = defaults("lessons/tokenizer_encode.py") | {"tok.encode.source": sources[0]}
 init(DEFAULTS)
 cache.follow_lab("tok.encode.source")  # a tokenizer just trained in the Lab is shown first
 url_synced("tok.encode.source", sources)

@@ -13,6 +13,7 @@ from explorer_core.ui import train_run as runs
 from explorer_core.ui import training as ui
 from explorer_core.ui.comparison import comparison_panel, start_panel
 from explorer_core.ui.i18n import t
+from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import SHARED_TOKENIZER, init, share_link, url_synced
 from explorer_core.ui.train_panels import (
     DRAWN_KEY,
@@ -29,15 +30,9 @@ from explorer_core.ui.train_settings import (
     reset_sizes,
 )
 
-DEFAULTS = {
-        "train.data": "builtin",
-        "train.tok": "lab" if SHARED_TOKENIZER in st.session_state else "train",
-        "train.algo": "wordpiece",
-        "train.vocab_size": 2000, "train.lower": True, "train.preset": "tiny",
-        "train.edit": False, "train.max_length": 48, "train.objective": "pretrain+finetune",
-        "train.pre_steps": 100, "train.fine_steps": 300, "train.budget": 90, "train.seed": 0,
-        **{key: getattr(PRESETS["tiny"], field) for key, field in SIZE_KEYS.items()},
-}  # fmt: skip
+DEFAULTS = defaults("lessons/train_model.py") | {
+    "train.tok": "lab" if SHARED_TOKENIZER in st.session_state else "train",
+}  # declared in explorer_core/ui/settings.py; a Lab tokenizer is the default when shared
 init(DEFAULTS)
 LINKED = ("train.data", "train.tok", "train.algo", "train.vocab_size", "train.preset",
           "train.objective", "train.edit", "train.max_length", "train.seed", "train.pre_steps",

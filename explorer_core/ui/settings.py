@@ -155,6 +155,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("train.fine_steps", 300, span=STEPS),
         S("train.budget", 90, span=(0, 3600)),
         S("train.seed", 0, span=SEEDS),
+        S("train.start_from", "fresh", choices=("fresh", "session", "minilm")),  # ui.comparison
         # the model sizes: the chosen preset's (Tiny's here)
         S("train.hidden", TINY.hidden_size, span=(8, 1024)),
         S("train.layers", TINY.num_hidden_layers, span=(1, 12)),
