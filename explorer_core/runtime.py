@@ -12,18 +12,37 @@ import os
 DEFAULT_TORCH_THREADS = 1
 
 
-def torch_threads() -> int:
-    """The intra-op thread count to use: ``EXPLORER_TORCH_THREADS`` if set, else 1."""
-    raw = os.environ.get("EXPLORER_TORCH_THREADS", "")
+def whole_number_setting(name: str, default: int, minimum: int = 1) -> int:
+    """The environment variable `name` as a whole number of at least `minimum`; `default` when
+    unset. A bad value raises ValueError with a sentence that names the variable."""
+    raw = os.environ.get(name, "")
     if not raw:
-        return DEFAULT_TORCH_THREADS
+        return default
     try:
         value = int(raw)
     except ValueError as err:
-        raise ValueError(f"EXPLORER_TORCH_THREADS must be a whole number, got {raw!r}") from err
-    if value < 1:
-        raise ValueError(f"EXPLORER_TORCH_THREADS must be at least 1, got {value}")
+        raise ValueError(f"{name} must be a whole number, got {raw!r}") from err
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
     return value
+
+
+def meminfo_bytes(field: str) -> int | None:
+    """A field of Linux's /proc/meminfo ("MemTotal", "MemAvailable") in bytes; None where it
+    cannot be read (another system)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith(f"{field}:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def torch_threads() -> int:
+    """The intra-op thread count to use: ``EXPLORER_TORCH_THREADS`` if set, else 1."""
+    return whole_number_setting("EXPLORER_TORCH_THREADS", DEFAULT_TORCH_THREADS)
 
 
 def configure_environment() -> None:

@@ -41,6 +41,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from explorer_core.runtime import meminfo_bytes, whole_number_setting
+
 DEFAULT_EXPIRE_AFTER = 20.0  # seconds without a poll after which a session counts as gone
 BUDGET_SHARE = 0.5  # of the machine's memory, when EXPLORER_TRAIN_MEMORY_MB is not set
 
@@ -192,42 +194,15 @@ class Admission:
 
 def max_runs_setting() -> int:
     """EXPLORER_MAX_RUNS, or the number of cores."""
-    raw = os.environ.get("EXPLORER_MAX_RUNS", "")
-    if not raw:
-        return os.cpu_count() or 1
-    try:
-        value = int(raw)
-    except ValueError as err:
-        raise ValueError(f"EXPLORER_MAX_RUNS must be a whole number, got {raw!r}") from err
-    if value < 1:
-        raise ValueError(f"EXPLORER_MAX_RUNS must be at least 1, got {value}")
-    return value
+    return whole_number_setting("EXPLORER_MAX_RUNS", os.cpu_count() or 1)
 
 
 def budget_setting() -> int | None:
     """EXPLORER_TRAIN_MEMORY_MB in bytes, or half of MemTotal; None where neither is known."""
-    raw = os.environ.get("EXPLORER_TRAIN_MEMORY_MB", "")
-    if raw:
-        try:
-            value = int(raw)
-        except ValueError as err:
-            raise ValueError(f"EXPLORER_TRAIN_MEMORY_MB must be a number, got {raw!r}") from err
-        if value < 1:
-            raise ValueError(f"EXPLORER_TRAIN_MEMORY_MB must be at least 1, got {value}")
-        return value * 2**20
-    total = _mem_total()
+    if os.environ.get("EXPLORER_TRAIN_MEMORY_MB", ""):
+        return whole_number_setting("EXPLORER_TRAIN_MEMORY_MB", 0) * 2**20
+    total = meminfo_bytes("MemTotal")
     return int(total * BUDGET_SHARE) if total else None
-
-
-def _mem_total() -> int | None:
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemTotal:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
 
 
 class FakeClock:

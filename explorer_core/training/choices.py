@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from explorer_core.bert.config import BertConfig
 from explorer_core.inputs.sts_format import SentencePair
 from explorer_core.inputs.vocab import BertVocab
+from explorer_core.runtime import meminfo_bytes
 from explorer_core.tokenization import Tokenizer
 from explorer_core.training.base_models import describe
 from explorer_core.training.baselines import fit_baseline
@@ -131,14 +132,7 @@ def run_memory_bytes(config: BertConfig, batch_size: int, max_length: int, snaps
 
 def available_bytes() -> int | None:
     """Memory the system could give now (Linux MemAvailable), or None when unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
+    return meminfo_bytes("MemAvailable")
 
 
 def check_memory(needed: int, available: int | None = None) -> None:

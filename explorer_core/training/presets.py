@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from explorer_core.bert.config import BertConfig
+from explorer_core.runtime import meminfo_bytes
 
 
 @dataclass(frozen=True)
@@ -164,15 +165,8 @@ def training_memory_bytes(config: BertConfig, batch_size: int, length: int) -> i
 
 
 def available_memory_bytes() -> int | None:
-    """MemAvailable from /proc/meminfo (Linux), or None where it cannot be read."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
+    """Memory the system could give now (Linux MemAvailable), or None when unknown."""
+    return meminfo_bytes("MemAvailable")
 
 
 def check_fits_in_memory(
