@@ -10,6 +10,18 @@ from types import SimpleNamespace
 GUITAR = ("A man is playing a guitar.", "A person plays the guitar.")
 
 
+def write_pairs_table(path):
+    """The built-in scored pairs as a headed TSV with split and lang columns (what `train sts`
+    reads), written to `path`; returns `path`."""
+    from explorer_core.inputs.datasets import builtin_sts_pairs
+
+    rows = ["sentence1\tsentence2\tscore\tsplit\tlang"]
+    rows += [f"{p.sentence1}\t{p.sentence2}\t{p.score}\t{p.split}\t{p.lang}"
+             for p in builtin_sts_pairs()]  # fmt: skip
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
 @lru_cache(maxsize=1)
 def tiny_shared():
     """A SharedModel from a real (very short) TrainingRun: hidden 32, 1 layer, 3 fine-tuning steps,

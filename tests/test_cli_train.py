@@ -10,6 +10,7 @@ import pytest
 
 from explorer_core.cli import main
 from explorer_core.inputs.datasets import builtin_sts_pairs
+from tests.models import write_pairs_table
 
 
 def cli(argv: list[str]) -> int:
@@ -20,12 +21,7 @@ def cli(argv: list[str]) -> int:
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     """A headed TSV with a split column: the built-in pairs (train, dev, test)."""
-    path = tmp_path_factory.mktemp("data") / "pairs.tsv"
-    rows = ["sentence1\tsentence2\tscore\tsplit\tlang"]
-    rows += [f"{p.sentence1}\t{p.sentence2}\t{p.score}\t{p.split}\t{p.lang}"
-             for p in builtin_sts_pairs()]  # fmt: skip
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    return path
+    return write_pairs_table(tmp_path_factory.mktemp("data") / "pairs.tsv")
 
 
 @pytest.fixture(scope="module")

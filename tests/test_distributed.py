@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from explorer_core.inputs.datasets import builtin_sts_pairs
+from tests.models import write_pairs_table
 
 # Same seed and global batch: the two curves differ only by float summation order (the gradient
 # is averaged over two halves instead of summed over one batch), well under this tolerance.
@@ -20,12 +20,7 @@ TOLERANCE = 1e-4
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
-    path = tmp_path_factory.mktemp("data") / "pairs.tsv"
-    rows = ["sentence1\tsentence2\tscore\tsplit\tlang"]
-    rows += [f"{p.sentence1}\t{p.sentence2}\t{p.score}\t{p.split}\t{p.lang}"
-             for p in builtin_sts_pairs()]  # fmt: skip
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    return path
+    return write_pairs_table(tmp_path_factory.mktemp("data") / "pairs.tsv")
 
 
 def free_port() -> int:

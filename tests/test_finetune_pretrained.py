@@ -21,6 +21,7 @@ from explorer_core.training.finetune import FinetuneConfig
 from explorer_core.training.jobs import StsJob, build_plan, get_tokenizer
 from explorer_core.training.presets import Preset
 from explorer_core.training.run import TrainingPlan, build_model, run_plan
+from tests.models import write_pairs_table
 
 SMALL = Preset(name="test", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                intermediate_size=37, max_position_embeddings=48)  # fmt: skip
@@ -29,12 +30,7 @@ NO_CUDA = "needs a CUDA GPU (torch.cuda.is_available() is False on this machine)
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("data") / "pairs.tsv"
-    rows = ["sentence1\tsentence2\tscore\tsplit\tlang"]
-    rows += [f"{p.sentence1}\t{p.sentence2}\t{p.score}\t{p.split}\t{p.lang}"
-             for p in builtin_sts_pairs()]  # fmt: skip
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    return path
+    return write_pairs_table(tmp_path_factory.mktemp("data") / "pairs.tsv")
 
 
 @pytest.fixture(scope="module")
