@@ -34,6 +34,7 @@ thread count (one by default).
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -90,6 +91,9 @@ def _idle() -> None:
     """A worker that does nothing (see warm_up)."""
 
 
+WORKER_NICE = 10  # niceness of a training worker: pages first (0 = the server's own priority)
+
+
 def weights_bytes(model: torch.nn.Module) -> bytes:
     """A module's state_dict as safetensors bytes (copies; nothing shared with the module)."""
     return save_weights({k: v.detach().contiguous() for k, v in model.state_dict().items()})
@@ -100,6 +104,9 @@ def _child(conn: Any, stop: Any) -> None:
     from explorer_core import runtime
 
     runtime.configure()  # offline hubs, one torch thread (EXPLORER_TORCH_THREADS)
+    # subtle: training is batch work and a page rerun is someone waiting; a lower priority lets the
+    # server's interpreter take a core at once while every core trains (EXPLORER_WORKER_NICE).
+    os.nice(runtime.whole_number_setting("EXPLORER_WORKER_NICE", WORKER_NICE, minimum=0))
 
     def snapshot(phase: str, step: int, model: torch.nn.Module) -> None:
         conn.send(("snapshot", phase, step, model.config, weights_bytes(model)))
