@@ -111,7 +111,9 @@ def test_touching_keeps_a_run_alive_and_kill_ends_it_now(plan_parts):
         time.sleep(0.3)
     assert run.running, run.status().error
     # pages first: the worker trains at a lower priority than the server (EXPLORER_WORKER_NICE)
-    assert os.getpriority(os.PRIO_PROCESS, run.pid) == min(os.getpriority(os.PRIO_PROCESS, 0) + 10, 19)
+    assert os.getpriority(os.PRIO_PROCESS, run.pid) == min(
+        os.getpriority(os.PRIO_PROCESS, 0) + 10, 19
+    )
     run.kill()
     status = run.status()
     assert status.state == "failed" and "exit code -15" in status.error
