@@ -98,12 +98,13 @@ trap 'stop_all' EXIT
 
 upstreams=""
 for ((i = 0; i < REPLICAS; i++)); do
-    # max_fails=1 fail_timeout=10s: one failed connection takes a replica out for 10 s
-    upstreams+="        server 127.0.0.1:$((REPLICA_PORT + i)) max_fails=1 fail_timeout=10s;"$'\n'
+    # max_fails=0: a failed request is retried on the next replica, but no replica is ever taken
+    # out of the hash, so one hiccup does not move every session of a replica elsewhere
+    upstreams+="        server 127.0.0.1:$((REPLICA_PORT + i)) max_fails=0;"$'\n'
     start_replica "$i"
 done
 for server in $MORE_SERVERS; do
-    upstreams+="        server $server max_fails=1 fail_timeout=10s;"$'\n'
+    upstreams+="        server $server max_fails=0;"$'\n'
 done
 conf="$(<deploy/nginx.conf.template)"
 conf="${conf//@RUN_DIR@/$RUN_DIR}"
