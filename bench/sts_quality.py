@@ -81,6 +81,7 @@ from explorer_core.bert.model import BertModel  # noqa: E402
 from explorer_core.bert.pooling import SentenceEncoder  # noqa: E402
 from explorer_core.inputs.datasets import SentencePair, load_sts_file  # noqa: E402
 from explorer_core.inputs.vocab import BertVocab  # noqa: E402
+from explorer_core.training import jobs  # noqa: E402
 from explorer_core.training.jobs import StsJob, build_plan, get_tokenizer  # noqa: E402
 from explorer_core.training.run import build_model, run_plan  # noqa: E402
 
@@ -170,7 +171,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tokenizer", type=Path, help="vocab.txt or saved tokenizer folder")
     parser.add_argument("--tokenizer-algo", default="char-bpe")
     parser.add_argument("--vocab-size", type=int, help="default: characters + jobs.CHAR_MERGES")
-    parser.add_argument("--loss", default="cosine", choices=("cosine", "cosent"))
+    parser.add_argument("--loss", choices=("cosine", "cosent"), help="default: train sts's")
     parser.add_argument("--pretrain-share", type=float, default=0.0,
                         help="budget share for MLM + NSP on the training pairs first")  # fmt: skip
     parser.add_argument("--learning-rate", type=float, help="default: the preset's")
@@ -179,18 +180,39 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--in-batch-negatives", action=argparse.BooleanOptionalAction,
                         default=True)  # fmt: skip
     parser.add_argument("--keep-case", action="store_true", help="no lower-casing (char-BPE)")
+    parser.add_argument("--merges", type=int, help="char-BPE merges on top of the characters")
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                        help="a FinetuneConfig field, e.g. mnr_scale=30 (repeatable)")  # fmt: skip
+    parser.add_argument("--model", action="append", default=[], metavar="FIELD=VALUE",
+                        help="a BertConfig field, e.g. hidden_size=256 (repeatable)")  # fmt: skip
     parser.add_argument("--rounds", type=int, default=0, help="throughput rounds (0: skip)")
     parser.add_argument("--json", action="store_true")
     return parser.parse_args(argv)
 
 
+def _fields(pairs: list[str]) -> dict[str, object]:
+    """FIELD=VALUE strings as a dict, each value read as a Python literal when it is one."""
+    import ast
+
+    out: dict[str, object] = {}
+    for item in pairs:
+        key, _, value = item.partition("=")
+        try:
+            out[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            out[key] = value
+    return out
+
+
 def make_plan(args: argparse.Namespace, parts: dict[str, list[SentencePair]], seed: int):
     """The Tiny plan of `train sts`, with the benchmark's overrides; (plan, tokenizer)."""
+    if args.merges is not None:
+        jobs.CHAR_MERGES = args.merges
     job = StsJob(
         train=args.data, out=Path("unused"), tokenizer=args.tokenizer,
         tokenizer_algo=args.tokenizer_algo, vocab_size=args.vocab_size, preset="tiny",
         time_budget=args.time_budget, seed=seed, pretrain_on_pairs=args.pretrain_share > 0,
-        lowercase=not args.keep_case, dropout=args.dropout,
+        lowercase=not args.keep_case, dropout=args.dropout, loss=args.loss,
         in_batch_negatives=args.in_batch_negatives, device="cpu",
     )  # fmt: skip
     tokenizer = get_tokenizer(job, [s for p in parts["train"] for s in (p.sentence1, p.sentence2)])
@@ -198,9 +220,12 @@ def make_plan(args: argparse.Namespace, parts: dict[str, list[SentencePair]], se
     tuned = {"learning_rate": args.learning_rate, "batch_size": args.batch_size}
     tuned = {k: v for k, v in tuned.items() if v is not None}
     fine = replace(
-        plan.finetune, loss=args.loss, eval_every=0,
+        plan.finetune, eval_every=0,
         time_budget=args.time_budget * (1 - args.pretrain_share), **tuned,
+        **_fields(args.set),
     )  # fmt: skip
+    if args.model:
+        plan = replace(plan, model_config=replace(plan.model_config, **_fields(args.model)))
     if args.steps:
         fine = replace(fine, steps=args.steps, time_budget=None)
     pre = plan.pretrain and replace(

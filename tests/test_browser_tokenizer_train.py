@@ -24,9 +24,9 @@ def test_train_and_scrub(browser):
     slider.focus()
     page.keyboard.press("Home")
     browser.wait_idle("k = 0 of 744")
-    for _ in range(3):
+    for k in (1, 2, 3):  # each key press is one step, and each step is drawn
         slider.press("ArrowRight")
-    browser.wait_idle("k = 3 of 744")
+        browser.wait_idle(f"k = {k} of 744")
     assert page.get_by_text("Why merge 4 won").count() == 1
     assert page.locator('span[title^="id "]').count() > 10
     browser.screenshot("tok-train-k3")

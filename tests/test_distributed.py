@@ -30,9 +30,11 @@ def free_port() -> int:
 
 
 def train(root, table, out, extra: list[str], processes: int) -> subprocess.CompletedProcess:
+    # CoSENT and in-batch negatives compare pairs within a rank's slice: the cosine loss alone is
+    # the one whose gradient is the whole batch's under torchrun
     args = ["train", "sts", "--train", str(table), "--vocab-size", "800", "--dropout", "0",
-            "--no-in-batch-negatives", "--device", "cpu", "--out", str(out), "--json",
-            *extra]  # fmt: skip
+            "--no-in-batch-negatives", "--loss", "cosine", "--device", "cpu", "--out", str(out),
+            "--json", *extra]  # fmt: skip
     command = [sys.executable, "-m", "explorer_core"]
     if processes > 1:
         command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node",

@@ -4,7 +4,7 @@
         [--format chinese-sts|table] [--init fresh|minilm|DIR]
         [--tokenizer DIR | --tokenizer-algo ALGO --vocab-size N] [--keep-case]
         [--preset tiny|small|tutorial] [--pretrain-corpus FILE] [--time-budget SECONDS]
-        [--steps N] [--seed S] [--dropout P] [--[no-]in-batch-negatives]
+        [--steps N] [--seed S] [--dropout P] [--loss cosine|cosent] [--[no-]in-batch-negatives]
         [--device auto|cpu|cuda] --out DIR [--json]
 
 A `split` column in the training file, when present, also supplies the dev and test pairs (unless
@@ -60,6 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sts.add_argument("--steps", type=int, help="fine-tuning steps (default 300 without a budget)")
     sts.add_argument("--seed", type=int, default=0)
     sts.add_argument("--dropout", type=float, help="dropout (default: the model's own)")
+    sts.add_argument("--loss", choices=("cosine", "cosent"),
+                     help="default: cosent from scratch, cosine when fine-tuning")  # fmt: skip
     sts.add_argument(
         "--in-batch-negatives",
         action=argparse.BooleanOptionalAction,
@@ -89,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             vocab_size=args.vocab_size, lowercase=not args.keep_case, preset=args.preset,
             pretrain_corpus=_path(args.pretrain_corpus), time_budget=args.time_budget,
             steps=args.steps, seed=args.seed, out=Path(args.out), init=args.init, device=device,
-            dropout=args.dropout, in_batch_negatives=args.in_batch_negatives,
+            dropout=args.dropout, in_batch_negatives=args.in_batch_negatives, loss=args.loss,
         )  # fmt: skip
         start = time.perf_counter()
         ranks = devices.world()
