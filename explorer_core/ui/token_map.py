@@ -8,13 +8,36 @@ from collections.abc import Mapping, Sequence
 import streamlit as st
 import torch
 
-from explorer_core.analysis.projection import cosine_matrix, neighbourhood_map
+from explorer_core.analysis.projection import NeighbourhoodMap, cosine_matrix, neighbourhood_map
 from explorer_core.files import tables
 from explorer_core.ui.embedding import Source, neighbour_exclusions
 from explorer_core.ui.export import download_csv, download_projector, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import bind
 from explorer_core.viz import embedding as viz
+
+MEMO_KEY = "emb.tokens.map_memo"  # this session's last neighbourhood maps
+
+
+def _neighbourhood(
+    weight: torch.Tensor, ids: tuple[int, ...], k: int, vocab_labels: Mapping[int, str]
+) -> NeighbourhoodMap:
+    """`neighbourhood_map` of the sentence, remembered per session: it compares every token with
+    the whole table (MiniLM: 30,522 rows, ~0.2 s), and a rerun that changes only the picked token
+    or the model source and back should not pay that again.
+
+    subtle: keyed by the tensor object itself, held in the memo, so a new model's table (after
+    training) can never be mistaken for an old one whose id was reused.
+    """
+    memo: list = st.session_state.setdefault(MEMO_KEY, [])
+    for table, key, result in memo:
+        if table is weight and key == (ids, k):
+            return result
+    exclude = neighbour_exclusions(dict(vocab_labels), weight.shape[0])
+    result = neighbourhood_map(weight, list(ids), k, exclude)
+    memo.insert(0, (weight, (ids, k), result))
+    del memo[3:]  # the sources a learner flips between
+    return result
 
 
 def token_map(
@@ -23,8 +46,8 @@ def token_map(
 ) -> None:  # fmt: skip
     """The k slider, the PCA map coloured by cosine to the picked token, and the neighbours."""
     k = st.slider(t("emb.tokens.k"), **bind("emb.tokens.k"))
-    rows, token_id = weight.shape[0], ids[pick]
-    result = neighbourhood_map(weight, list(ids), k, neighbour_exclusions(vocab_labels, rows))
+    token_id = ids[pick]
+    result = _neighbourhood(weight, tuple(ids), k, vocab_labels)
     point_labels = [vocab_labels.get(i, str(i)) for i in result.point_ids]
     cos = cosine_matrix(weight[[token_id]].float(), weight[result.point_ids].float())[0].tolist()
     frame = viz.pca_frame(result.pca, result.point_ids, point_labels, result.in_sentence, cos)
