@@ -66,4 +66,7 @@ if "train.run" in st.session_state and page.url_path != "train-model":  # it pol
     keep_alive()
 if presenting and (ROOT / LESSON_FILE).is_file():  # a page link needs the navigation first
     lesson_col.page_link(LESSON_FILE, label=t("present.lesson"), icon=":material/school:")
-page.run()
+try:
+    page.run()
+finally:  # also when the page stops or reruns early
+    warmup.page_drawn()  # the once-per-server warm-up starts after the first page, not beside it

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -37,6 +39,7 @@ def test_warm_up_fills_the_pages_caches(monkeypatch):
     from explorer_core.tokenization import ALGORITHMS
     from explorer_core.ui import pretrained, tokens, warmup
 
+    monkeypatch.setattr(warmup, "FIRST_PAGE_DRAWN", drawn())
     took = warmup.warm()
     assert set(took) == {name for name, _ in warmup.STEPS}
 
@@ -60,7 +63,42 @@ def test_a_failing_step_does_not_stop_the_others(monkeypatch):
         raise RuntimeError("MiniLM is not installed")
 
     monkeypatch.setattr(warmup, "STEPS", (("broken", broken), ("next", lambda: done.append(1))))
+    monkeypatch.setattr(warmup, "FIRST_PAGE_DRAWN", drawn())
     assert set(warmup.warm()) == {"broken", "next"}
+    assert done == [1]
+
+
+def drawn() -> threading.Event:
+    event = threading.Event()
+    event.set()
+    return event
+
+
+def test_the_warm_up_waits_for_the_first_page(monkeypatch):
+    """Importing torch beside the first visitor's page made the cold start ~2 s slower."""
+    from explorer_core.ui import warmup
+
+    done = []
+    monkeypatch.setattr(warmup, "STEPS", (("step", lambda: done.append(time.monotonic())),))
+    monkeypatch.setattr(warmup, "FIRST_PAGE_DRAWN", threading.Event())
+    thread = threading.Thread(target=warmup.warm)
+    thread.start()
+    thread.join(0.5)
+    assert done == [] and thread.is_alive()  # still waiting for the page
+    drawn_at = time.monotonic()
+    warmup.page_drawn()
+    thread.join(5)
+    assert not thread.is_alive() and done and done[0] >= drawn_at
+
+
+def test_the_warm_up_goes_on_when_nobody_opens_a_page(monkeypatch):
+    from explorer_core.ui import warmup
+
+    done = []
+    monkeypatch.setattr(warmup, "STEPS", (("step", lambda: done.append(1)),))
+    monkeypatch.setattr(warmup, "FIRST_PAGE_DRAWN", threading.Event())
+    monkeypatch.setattr(warmup, "FIRST_PAGE_WAIT", 0.2)
+    warmup.warm()
     assert done == [1]
 
 

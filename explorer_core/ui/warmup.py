@@ -24,6 +24,11 @@ import time
 import streamlit as st
 
 LOG = logging.getLogger(__name__)
+# The first page of a fresh server is drawn before the warm-up begins: importing torch holds the
+# interpreter lock for most of a second at a time, and run beside the first visitor's page it made
+# the cold start 3.6-4.5 s instead of 1.9-2.1 s (bench/page_latency.py, this 2-core machine).
+FIRST_PAGE_DRAWN = threading.Event()
+FIRST_PAGE_WAIT = 5.0  # seconds the warm-up waits for that at most (a server nobody opens yet)
 MODULES = (  # what the pages import, heaviest first: the first visit of a page pays none of it
     "torch", "explorer_core.bert.model", "explorer_core.ui.attention", "explorer_core.ui.embedding",
     "explorer_core.ui.lesson_screens", "explorer_core.ui.tokens", "explorer_core.ui.positions",
@@ -44,9 +49,15 @@ def start() -> threading.Thread | None:
     return thread
 
 
+def page_drawn() -> None:
+    """app.py calls this when a page script has run to its end (or stopped): the warm-up may go."""
+    FIRST_PAGE_DRAWN.set()
+
+
 def warm() -> dict[str, float]:
-    """Do every step in order; returns the seconds each took (a failing step is skipped: the page
-    that needs it shows its own message when it runs)."""
+    """Do every step in order, once the first page is drawn; returns the seconds each took (a
+    failing step is skipped: the page that needs it shows its own message when it runs)."""
+    FIRST_PAGE_DRAWN.wait(FIRST_PAGE_WAIT)
     took: dict[str, float] = {}
     for name, step in STEPS:
         began = time.perf_counter()
