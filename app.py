@@ -15,9 +15,10 @@ from explorer_core.ui.chrome import translate_streamlit_texts
 from explorer_core.ui.export import image_format_switch
 from explorer_core.ui.i18n import language_switch, t
 from explorer_core.ui.nav import LESSON_FILE, available_pages
-from explorer_core.ui.throttle import throttle_reruns
+from explorer_core.ui.throttle import share_the_interpreter, throttle_reruns
 
 runtime.configure_environment()  # torch and its thread count: in the warm-up thread
+share_the_interpreter()  # many sessions' scripts at once must not starve the event loop
 throttle_reruns()  # first: a session flooding the server with reruns waits in its own thread
 warmup.start()  # once per server: torch, MiniLM, the built-in tokenizers, in the background
 

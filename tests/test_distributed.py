@@ -43,7 +43,8 @@ def train(root, table, out, extra: list[str], processes: int) -> subprocess.Comp
     env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1"}
     done = subprocess.run([*command, *args], cwd=root, env=env, capture_output=True, text=True,
                           timeout=300)  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    assert done.returncode == 0, "\n".join(errors) + "\n" + done.stderr[-2000:]
     return done
 
 

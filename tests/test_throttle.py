@@ -8,6 +8,7 @@ tests/test_classroom_load.py.
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +113,20 @@ def test_throttle_keeps_its_bucket_in_the_session(run_page):
     bucket = at.session_state[BUCKET_KEY]
     assert isinstance(bucket, RerunBucket)
     assert bucket.tokens == pytest.approx(BURST - 1, abs=0.1)
+
+
+def test_the_server_switches_threads_every_millisecond():
+    """Thirty scripts at once must not keep the event loop (health checks) waiting for seconds."""
+    import sys
+
+    from explorer_core.ui import throttle
+
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)
+        throttle.share_the_interpreter()
+        assert sys.getswitchinterval() <= throttle.SWITCH_INTERVAL
+        app = (Path(__file__).parents[1] / "app.py").read_text(encoding="utf-8")
+        assert "share_the_interpreter()" in app
+    finally:
+        sys.setswitchinterval(before)
