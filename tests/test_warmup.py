@@ -68,6 +68,21 @@ def test_a_failing_step_does_not_stop_the_others(monkeypatch):
     assert done == [1]
 
 
+def test_what_the_warm_up_loaded_leaves_the_garbage_collections(monkeypatch):
+    """A full collection over torch and MiniLM held the interpreter lock ~160 ms every time."""
+    import gc
+
+    from explorer_core.ui import warmup
+
+    monkeypatch.setattr(warmup, "STEPS", ())
+    monkeypatch.setattr(warmup, "FIRST_PAGE_DRAWN", drawn())
+    try:
+        warmup.warm()
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
 def drawn() -> threading.Event:
     event = threading.Event()
     event.set()
