@@ -90,8 +90,7 @@ from explorer_core.bert.model import BertModel  # noqa: E402
 from explorer_core.bert.pooling import SentenceEncoder  # noqa: E402
 from explorer_core.inputs.datasets import SentencePair, load_sts_file  # noqa: E402
 from explorer_core.inputs.vocab import BertVocab  # noqa: E402
-from explorer_core.training import jobs  # noqa: E402
-from explorer_core.training.jobs import StsJob, build_plan, get_tokenizer  # noqa: E402
+from explorer_core.training.jobs import CHAR_MERGES, StsJob, build_plan, get_tokenizer  # noqa: E402
 from explorer_core.training.run import build_model, run_plan  # noqa: E402
 
 
@@ -179,7 +178,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-minilm", action="store_true", help="skip both MiniLM rows")
     parser.add_argument("--tokenizer", type=Path, help="vocab.txt or saved tokenizer folder")
     parser.add_argument("--tokenizer-algo", default="char-bpe")
-    parser.add_argument("--vocab-size", type=int, help="default: characters + jobs.CHAR_MERGES")
+    parser.add_argument("--vocab-size", type=int, help="default: characters + --merges")
     parser.add_argument("--loss", choices=("cosine", "cosent"), help="default: train sts's")
     parser.add_argument("--pretrain-share", type=float, default=0.0,
                         help="budget share for MLM + NSP on the training pairs first")  # fmt: skip
@@ -189,7 +188,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--in-batch-negatives", action=argparse.BooleanOptionalAction,
                         default=True)  # fmt: skip
     parser.add_argument("--keep-case", action="store_true", help="no lower-casing (char-BPE)")
-    parser.add_argument("--merges", type=int, help="char-BPE merges on top of the characters")
+    parser.add_argument("--merges", type=int, default=CHAR_MERGES,
+                        help="char-BPE merges on top of the characters")  # fmt: skip
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                         help="a FinetuneConfig field, e.g. mnr_scale=30 (repeatable)")  # fmt: skip
     parser.add_argument("--model", action="append", default=[], metavar="FIELD=VALUE",
@@ -215,13 +215,12 @@ def _fields(pairs: list[str]) -> dict[str, object]:
 
 def make_plan(args: argparse.Namespace, parts: dict[str, list[SentencePair]], seed: int):
     """The Tiny plan of `train sts`, with the benchmark's overrides; (plan, tokenizer)."""
-    if args.merges is not None:
-        jobs.CHAR_MERGES = args.merges
     job = StsJob(
         train=args.data, out=Path("unused"), tokenizer=args.tokenizer,
         tokenizer_algo=args.tokenizer_algo, vocab_size=args.vocab_size, preset="tiny",
         time_budget=args.time_budget, seed=seed, pretrain_on_pairs=args.pretrain_share > 0,
         lowercase=not args.keep_case, dropout=args.dropout, loss=args.loss,
+        char_merges=args.merges,
         in_batch_negatives=args.in_batch_negatives, device="cpu",
     )  # fmt: skip
     tokenizer = get_tokenizer(job, [s for p in parts["train"] for s in (p.sentence1, p.sentence2)])

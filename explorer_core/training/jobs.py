@@ -47,7 +47,7 @@ DEFAULT_STEPS = 300
 #   200 merges, CoSENT + in-batch negatives (seeds 0-5)                0.739 0.740 | 0.770 0.740
 #   150 merges, CoSENT + in-batch negatives (seeds 1, 2)               0.745 0.742 | 0.774 0.752
 #   600 merges, CoSENT + in-batch negatives (seeds 1, 2)               0.717 0.750 | 0.745 0.747
-#   150 merges, CoSENT, no in-batch negatives (600 merges, seeds 1, 2) 0.691 0.726 | 0.736 0.737
+#   600 merges, CoSENT, no in-batch negatives (seeds 1, 2)           0.691 0.726 | 0.736 0.737
 # Also tried, no better: learning rate 5e-4 / 2e-3, batch 16 / 64, dropout 0, weight decay 0.1,
 # one layer, CoSENT scale 40, in-batch scale 40 or positives from score 3.5, 0 / 1,000 merges.
 # A few merges keep a char-BPE close to characters, like the baseline's character 1-2 grams (a
@@ -69,7 +69,8 @@ class StsJob:
     format: str | None = None  # "chinese-sts", "table" or None (detect)
     tokenizer: Path | None = None  # saved tokenizer folder, folder with vocab.txt, or vocab.txt
     tokenizer_algo: str = "char-bpe"  # frequent words whole, rare ones in pieces; CJK per char
-    vocab_size: int | None = None  # None: 4 specials + the text's characters + CHAR_MERGES
+    vocab_size: int | None = None  # None: 4 specials + the text's characters + char_merges
+    char_merges: int = CHAR_MERGES  # char-BPE merges on top of the characters (vocab_size None)
     lowercase: bool = True  # for a vocab.txt (bert-base-uncased: True; cased vocabularies: False)
     preset: str = "tiny"
     pretrain_corpus: Path | None = None
@@ -129,7 +130,7 @@ def get_tokenizer(job: StsJob, texts: Sequence[str]) -> Tokenizer:
         try:
             tokenizer.train(text, 1)  # fails at once, saying the smallest size for `text`
         except VocabTooSmall as err:
-            size = err.minimum + CHAR_MERGES
+            size = err.minimum + job.char_merges
     tokenizer.train(text, size)
     return tokenizer
 

@@ -33,7 +33,7 @@ def _neighbourhood(
     for table, key, result in memo:
         if table is weight and key == (ids, k):
             return result
-    exclude = neighbour_exclusions(dict(vocab_labels), weight.shape[0])
+    exclude = neighbour_exclusions(vocab_labels, weight.shape[0])
     result = neighbourhood_map(weight, list(ids), k, exclude)
     memo.insert(0, (weight, (ids, k), result))
     del memo[3:]  # the sources a learner flips between
