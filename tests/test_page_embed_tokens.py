@@ -154,3 +154,28 @@ def test_missing_pretrained_model_is_explained(no_minilm):
     at = app_test("lessons/embed_positions.py", state={"emb.pos.scheme": "learned"})
     assert not at.exception
     assert "pretrained MiniLM model is not available" in at.warning[0].value
+
+
+def test_the_map_is_computed_once_per_sentence(monkeypatch):
+    """Picking another token or flipping the model source and back reuses the session's map: it
+    compares the sentence with all 30,522 rows of MiniLM's table."""
+    from explorer_core.ui import token_map
+
+    calls = []
+    real = token_map.neighbourhood_map
+    monkeypatch.setattr(
+        token_map, "neighbourhood_map", lambda *a, **k: calls.append(1) or real(*a, **k)
+    )
+    at = app_test(PAGE)
+    assert len(calls) == 1
+    at.session_state["emb.tokens.pick"] = 3
+    at.run()
+    at.session_state["emb.tokens.source"] = "fresh"
+    at.run()
+    at.session_state["emb.tokens.source"] = "pretrained"
+    at.run()
+    assert not at.exception
+    assert len(calls) == 2  # MiniLM once, the fresh model once
+    at.session_state["emb.tokens.text"] = "a queen"
+    at.run()
+    assert len(calls) == 3

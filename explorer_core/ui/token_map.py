@@ -20,22 +20,25 @@ MEMO_KEY = "emb.tokens.map_memo"  # this session's last neighbourhood maps
 
 
 def _neighbourhood(
-    weight: torch.Tensor, ids: tuple[int, ...], k: int, vocab_labels: Mapping[int, str]
+    source: Source, ids: tuple[int, ...], k: int, vocab_labels: Mapping[int, str]
 ) -> NeighbourhoodMap:
     """`neighbourhood_map` of the sentence, remembered per session: it compares every token with
     the whole table (MiniLM: 30,522 rows, ~0.2 s), and a rerun that changes only the picked token
     or the model source and back should not pay that again.
 
-    subtle: keyed by the tensor object itself, held in the memo, so a new model's table (after
-    training) can never be mistaken for an old one whose id was reused.
+    subtle: keyed by the model's table object itself (the Parameter, held in the memo, so a new
+    model's table after training can never be mistaken for an old one whose id was reused), not
+    by the page's `weight.detach()`, which is a new tensor on every rerun.
     """
+    table = source.embeddings.word_embeddings.weight
     memo: list = st.session_state.setdefault(MEMO_KEY, [])
-    for table, key, result in memo:
-        if table is weight and key == (ids, k):
+    for held, key, result in memo:
+        if held is table and key == (ids, k):
             return result
+    weight = table.detach()
     exclude = neighbour_exclusions(vocab_labels, weight.shape[0])
     result = neighbourhood_map(weight, list(ids), k, exclude)
-    memo.insert(0, (weight, (ids, k), result))
+    memo.insert(0, (table, (ids, k), result))
     del memo[3:]  # the sources a learner flips between
     return result
 
@@ -47,7 +50,7 @@ def token_map(
     """The k slider, the PCA map coloured by cosine to the picked token, and the neighbours."""
     k = st.slider(t("emb.tokens.k"), **bind("emb.tokens.k"))
     token_id = ids[pick]
-    result = _neighbourhood(weight, tuple(ids), k, vocab_labels)
+    result = _neighbourhood(source, tuple(ids), k, vocab_labels)
     point_labels = [vocab_labels.get(i, str(i)) for i in result.point_ids]
     cos = cosine_matrix(weight[[token_id]].float(), weight[result.point_ids].float())[0].tolist()
     frame = viz.pca_frame(result.pca, result.point_ids, point_labels, result.in_sentence, cos)
