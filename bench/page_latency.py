@@ -6,9 +6,13 @@ opens headless Chromium (Debian's, flags as in tests/browser.py) and measures, i
 - cold start: server start to the first painted home page, then the first visit of each page
   through the navigation (a fresh server each repetition: `--cold-reps`);
 - widget changes on a warm server, page by page (layer, head, view, step k, model source, language,
-  lesson Next / Previous, ...): the *server* time, from the browser's `rerun_script` message to
-  the server's `script_finished` on Streamlit's websocket (the public protocol; a fragment rerun
-  is one too), and the *painted* time, from the click to the page idle again
+  lesson Next / Previous, ...): the *server* time, from the server handling the browser's
+  `rerun_script` message to the server queuing its `script_finished` (a fragment rerun is one
+  too), clocked inside the server by `bench/server_trace` (a `sitecustomize` the benchmark puts on
+  the server's PYTHONPATH; the command line stays the README's); the *round trip*, the same two
+  messages as the browser's websocket saw them (the public protocol; it also holds the time the
+  browser's main thread, busy drawing the first deltas, took to read the last one); and the
+  *painted* time, from the click to the page idle again
   (`data-test-script-state="notRunning"`) with every plotly chart drawn and two animation frames;
 - page switches through the sidebar navigation (painted).
 
@@ -189,7 +193,11 @@ class Server:
     def __init__(self, port: int) -> None:
         self.url = f"http://127.0.0.1:{port}"
         self.log = tempfile.TemporaryFile()
-        env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+        self.trace = Path(tempfile.mkstemp(prefix="page-latency-", suffix=".trace")[1])
+        hooks = str(ROOT / "bench" / "server_trace")  # its sitecustomize: the server-side clock
+        path = os.pathsep.join(p for p in (hooks, os.environ.get("PYTHONPATH", "")) if p)
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": path,
+               "EXPLORER_BENCH_TRACE": str(self.trace)}  # fmt: skip
         self.started = time.monotonic()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
@@ -220,6 +228,22 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
         self.log.close()
+        self.trace.unlink(missing_ok=True)
+
+    def script_time(self, since: float, until: float) -> float | None:
+        """Server-side ms from the first rerun request after `since` to the last run that ended
+        well before `until` (bench/server_trace); None when the server logged no such pair."""
+        asked, ended = None, None
+        for line in self.trace.read_text(encoding="utf-8").splitlines():
+            stamp, event, *status = line.split()
+            at = float(stamp)
+            if at < since or at > until:
+                continue
+            if event == "rerun" and asked is None:
+                asked = at
+            elif event == "finished" and asked is not None and int(status[0]) in DONE:
+                ended = at
+        return (ended - asked) * 1000 if asked is not None and ended is not None else None
 
 
 @dataclass
@@ -256,8 +280,9 @@ DONE = (0, 3)  # FINISHED_SUCCESSFULLY, FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 
 
 class Tab:
-    def __init__(self, page, base: str) -> None:  # noqa: ANN001 - a Playwright Page
-        self.page, self.base, self.wire = page, base, Wire()
+    def __init__(self, page, server: Server) -> None:  # noqa: ANN001 - a Playwright Page
+        self.page, self.server, self.base, self.wire = page, server, server.url, Wire()
+        self.round_trips: list[float] = []  # the websocket's server times, as the browser saw them
         self.wire.attach(page)
         self.errors: list[str] = []
 
@@ -287,6 +312,9 @@ class Tab:
         last = [at for at, status in self.wire.finished if at > since and status in DONE][-1]
         if asked and last > done:
             server = (last - asked[0]) * 1000
+        if server is not None:
+            self.round_trips.append(server)
+        server = self.server.script_time(since, painted)
         errors = self.page.locator('[data-testid="stException"]').all_inner_texts()
         self.errors += [e[:200] for e in errors]
         return server, (painted - since) * 1000
@@ -355,7 +383,7 @@ def cold_start(browser_ctx, port: int, pages: list[Page]) -> dict[str, float]:  
     page = browser_ctx.new_page()
     try:
         server.wait_healthy()
-        tab = Tab(page, server.url)
+        tab = Tab(page, server)
         tab.page.goto(f"{server.url}/")
         tab.settle(server.started)
         result = {"start": (time.monotonic() - server.started) * 1000}
@@ -390,7 +418,7 @@ def warm_page(tab: Tab, spec: Page, reps: int, quick: bool) -> dict[str, dict]:
         if not tab.exists(change.key):
             rows[change.name] = {"missing": change.key}
             continue
-        server, painted = [], []
+        server, painted, trips = [], [], len(tab.round_trips)
         warm = change.values[0] if change.kind != "slider" else 0  # a slider: one step left
         quietly(tab, change.kind, change.key, warm)  # warm-up: both values cached
         try:
@@ -403,7 +431,8 @@ def warm_page(tab: Tab, spec: Page, reps: int, quick: bool) -> dict[str, dict]:
                 painted.append(took_painted)
         except Exception as err:  # noqa: BLE001 - a benchmark reports and goes on
             tab.errors.append(f"/{spec.path} {change.name}: {err}"[:300])
-        rows[change.name] = {"target": change.target, "server": server, "painted": painted}
+        rows[change.name] = {"target": change.target, "server": server, "painted": painted,
+                             "round_trip": tab.round_trips[trips:]}  # fmt: skip
     return rows
 
 
@@ -430,14 +459,16 @@ def report(result: dict) -> None:
         switch = summary(result["switches"].get(path or "home", []))
         first = summary([c[path] for c in result["cold"] if path in c]) if path else {}
         print(f"== page /{path}")
-        print(f"   {'change':<16} {'server p50':>10} {'p95':>8}  {'painted p50':>11} {'p95':>8}")
+        print(f"   {'change':<16} {'server p50':>10} {'p95':>8}  {'painted p50':>11} {'p95':>8}"
+              f"  {'round trip p50':>14} {'p95':>6}")  # fmt: skip
         for name, row in rows.items():
             if "missing" in row:
                 print(f"   {name:<16} (no widget {row['missing']} on this page)")
                 continue
             painted_target = TARGETS[row["target"]]
             print(f"   {name:<16} {fmt(summary(row['server']), TARGETS['server']):>19}  "
-                  f"{fmt(summary(row['painted']), painted_target):>20}")  # fmt: skip
+                  f"{fmt(summary(row['painted']), painted_target):>20}  "
+                  f"{fmt(summary(row.get('round_trip', [])), None):>19}")  # fmt: skip
         print(f"   {'page switch':<16} {'':>19}  {fmt(switch, TARGETS['switch']):>20}")
         if first:
             print(f"   {'first visit':<16} {'':>19}  {fmt(first, TARGETS['first']):>20}")
@@ -478,7 +509,7 @@ def main() -> None:
         server = Server(port)
         try:
             server.wait_healthy()
-            tab = Tab(context.new_page(), server.url)
+            tab = Tab(context.new_page(), server)
             tab.goto("")
             for spec in pages:
                 print(f"page /{spec.path} ...", file=sys.stderr)

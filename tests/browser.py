@@ -131,6 +131,8 @@ class BrowserSession:
         self.page = context.pages[0] if context.pages else context.new_page()
         self.requests: list[str] = []
         self.page.on("request", lambda request: self.requests.append(request.url))
+        self.console: list[str] = []
+        self.page.on("console", lambda message: self.console.append(message.text))
 
     def open(self, url_path: str, query: str = "", wait_text: str | None = None, timeout=90_000):
         """Go to `url_path` ("" is the home page at /) and wait until it has run (and shows
@@ -207,6 +209,12 @@ class BrowserSession:
             if wanted <= reached:
                 break
         return reached
+
+    def plotly_warnings(self) -> list[str]:
+        """plotly.js's own warnings ("WARN: ..."), each a console.trace: a chart spec it could not
+        read as given (e.g. numbers as bar colours, which cost ~90 ms a redraw on the Token
+        embeddings page)."""
+        return [text[:120] for text in self.console if text.startswith("WARN:")]
 
     def foreign_requests(self) -> list[str]:
         allowed = (self.base_url, "data:", "blob:", "about:")

@@ -17,6 +17,7 @@ MAIN_BUTTON = '[data-testid="stMain"] button'
 def check_clean(browser) -> None:
     assert browser.exceptions() == []
     assert browser.foreign_requests() == []
+    assert browser.plotly_warnings() == []
 
 
 def test_token_embeddings_page(browser):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -28,6 +29,47 @@ CATEGORICAL = (  # Okabe-Ito, safe for the common colour-vision deficiencies
 )
 FONT = dict(size=14)
 TITLE_TOP = 30  # px kept free above each chart's title for plotly's button bar
+
+
+def scale_colours(
+    values: np.ndarray | Sequence[float], colorscale: str, cmin: float, cmax: float
+) -> list[str]:
+    """The colour of each value on `colorscale` between `cmin` and `cmax`, as plotly.js picks it
+    (linear in RGB between the scale's stops; values outside are clipped to the ends).
+
+    >>> scale_colours([0.0, 0.5, 2.0], "Greys", 0.0, 1.0)  # plotly's Greys: white to black
+    ['rgb(255,255,255)', 'rgb(150,150,150)', 'rgb(0,0,0)']
+    """
+    stops = plotly.colors.get_colorscale(colorscale)
+    where = np.array([position for position, _ in stops], dtype=float)
+    rgb, _ = plotly.colors.convert_colors_to_same_type([c for _, c in stops], colortype="tuple")
+    channels = 255 * np.asarray(rgb, dtype=float)
+    span = (cmax - cmin) or 1.0
+    at = np.clip((np.asarray(values, dtype=float) - cmin) / span, 0.0, 1.0)
+    mixed = np.rint(np.stack([np.interp(at, where, channels[:, i]) for i in range(3)], axis=1))
+    return [f"rgb({r:.0f},{g:.0f},{b:.0f})" for r, g, b in mixed]
+
+
+def coloured_bars(
+    values: np.ndarray | Sequence[float], *, colorscale: str, cmin: float, cmax: float,
+    title: str,
+) -> tuple[dict, go.Scatter]:  # fmt: skip
+    """Bars coloured by value with a colour bar: (the bars' `marker`, a trace that draws only the
+    colour bar; add it after the bars, and give the bars `showlegend=False`: two traces would
+    otherwise get a legend).
+
+    subtle: a bar trace with numbers as `marker.color` makes Streamlit's plotly.js (3.x) log a
+    console.trace warning 2-3 times per bar ("Invalid color specifier"), ~90 ms for MiniLM's 384
+    dimensions on every redraw (Chromium's JS profiler, bench/page_latency.py). The bars get CSS
+    colours instead; the empty scatter trace carries the numeric scale and its colour bar.
+    """
+    marker = dict(color=scale_colours(values, colorscale, cmin, cmax))
+    scale = go.Scatter(
+        x=[None], y=[None], mode="markers", showlegend=False, hoverinfo="skip",
+        marker=dict(color=[cmin, cmax], colorscale=colorscale, cmin=cmin, cmax=cmax,
+                    showscale=True, colorbar=dict(title=dict(text=title))),
+    )  # fmt: skip
+    return marker, scale
 
 
 def heatmap(

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from explorer_core.viz.common import CATEGORICAL, heatmap, style
+from explorer_core.viz.common import CATEGORICAL, coloured_bars, heatmap, style
 
 
 def table_figure(
@@ -128,20 +128,24 @@ def spectrum_figure(
     """Wavelength (positions per full turn) of each pair on a log axis, coloured by θ_i, with the
     trained length as a horizontal line: pairs above it never turned once in training."""
     theta = spectrum["theta"].numpy()
+    log_theta = np.log10(theta)
+    marker, scale = coloured_bars(
+        log_theta, colorscale="Viridis", cmin=float(log_theta.min()),
+        cmax=float(log_theta.max()), title=value_title,
+    )  # fmt: skip
     fig = go.Figure(
-        go.Bar(
-            showlegend=False,
-            x=spectrum["pair"].numpy(),
-            y=spectrum["wavelength"].numpy(),
-            marker=dict(
-                color=np.log10(theta),
-                colorscale="Viridis",
-                colorbar=dict(title=dict(text=value_title)),
+        [
+            go.Bar(
+                showlegend=False,
+                x=spectrum["pair"].numpy(),
+                y=spectrum["wavelength"].numpy(),
+                marker=marker,
+                customdata=theta,
+                hovertemplate=f"{x_title}: %{{x}}<br>{y_title}: %{{y:.1f}}<br>"
+                "θ: %{customdata:.3g} rad<extra></extra>",
             ),
-            customdata=theta,
-            hovertemplate=f"{x_title}: %{{x}}<br>{y_title}: %{{y:.1f}}<br>"
-            "θ: %{customdata:.3g} rad<extra></extra>",
-        )
+            scale,
+        ]
     )
     fig.add_trace(_level_line(len(theta), trained_length, line_label))
     fig.update_layout(legend=dict(orientation="h", y=-0.25))

@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer_core.training.loop import EvalRecord, Record, TrainStep
-from explorer_core.viz.common import CATEGORICAL, style
+from explorer_core.viz.common import CATEGORICAL, coloured_bars, style
 
 LOSS_PARTS = ("mlm_loss", "nsp_loss", "sim_loss", "mnr_loss")
 MAX_POINTS = 400  # per curve; longer runs are thinned evenly (the last point always kept)
@@ -190,21 +190,20 @@ def neighbours_figure(
 ) -> go.Figure:
     """Horizontal bars: the nearest sentences (best on top) and their cosine with the query."""
     short = [t if len(t) <= 48 else t[:45] + "…" for t in texts]
+    marker, scale = coloured_bars(cosines, colorscale="Viridis", cmin=-1, cmax=1, title=x_title)
     fig = go.Figure(
-        go.Bar(
-            x=list(cosines),
-            y=short,
-            orientation="h",
-            customdata=list(texts),
-            marker=dict(
-                color=list(cosines),
-                colorscale="Viridis",
-                cmin=-1,
-                cmax=1,
-                colorbar=dict(title=dict(text=x_title)),
+        [
+            go.Bar(
+                x=list(cosines),
+                y=short,
+                orientation="h",
+                customdata=list(texts),
+                marker=marker,
+                showlegend=False,
+                hovertemplate=f"%{{customdata}}<br>{x_title}: %{{x:.3f}}<extra></extra>",
             ),
-            hovertemplate=f"%{{customdata}}<br>{x_title}: %{{x:.3f}}<extra></extra>",
-        )  # fmt: skip
+            scale,
+        ]
     )
     height = max(300, 44 * len(texts) + 140)
     style(fig, title=title, x_title=x_title, y_title=y_title, height=height)
