@@ -171,8 +171,12 @@ def pick_source(prefix: str) -> tuple[Source, str]:
         or "pretrained"
     )
     dim, widths = 32, f"{prefix}.dim" in settings.declared()
+    # subtle: one block in the same place whatever the source, so the page's elements below keep
+    # their positions: when the fresh model's controls came and went, every chart and table after
+    # them was mounted again in the browser instead of updated (a model-source change redrew all).
+    holder = st.container()
     if kind == "fresh":
-        columns = st.columns(2 if widths else 1)
+        columns = holder.columns(2 if widths else 1)
         if widths:
             dim = columns[0].select_slider(t("emb.tokens.dim"), **settings.bind(f"{prefix}.dim"))
         columns[-1].number_input(t("emb.tokens.seed"), **settings.bind(f"{prefix}.seed"))
