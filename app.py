@@ -48,6 +48,7 @@ else:
         image_format_switch()
 present.keep_in_url()
 translate_streamlit_texts()
+warmup.preload_chart_code()  # the browser's warm-up: chart code loads while the first page is read
 
 sections: dict[str, list] = {}
 for spec in available_pages():

@@ -13,7 +13,8 @@ opens headless Chromium (Debian's, flags as in tests/browser.py) and measures, i
   messages as the browser's websocket saw them (the public protocol; it also holds the time the
   browser's main thread, busy drawing the first deltas, took to read the last one); and the
   *painted* time, from the click to the page idle again
-  (`data-test-script-state="notRunning"`) with every plotly chart drawn and two animation frames;
+  (`data-test-script-state="notRunning"`) with every plotly chart drawn and two animation frames,
+  stamped by the page's own clock;
 - page switches through the sidebar navigation (painted).
 
 Each change alternates between two values, so every repetition is a real change. Printed: one
@@ -55,7 +56,22 @@ PAINTED = """() => {
     const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
     return charts.every(c => c.querySelector('.main-svg'));
 }"""
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+# subtle: the paint is stamped by the page's own clock (epoch ms), at the second animation frame
+# after PAINTED first holds. Noticed from this process instead, it came late whenever the server's
+# warm-up and the browser kept both cores busy: this process's turn, not the page, was waiting.
+PAINTED_AT = """async (timeoutMs) => {
+    const painted = %s;
+    const frame = () => new Promise(r => requestAnimationFrame(r));
+    const start = performance.now();
+    while (!painted()) {
+        if (performance.now() - start > timeoutMs) return null;
+        await frame();
+    }
+    await frame();
+    await frame();
+    return performance.timeOrigin + performance.now();
+}""" % PAINTED
+WALL_MINUS_MONOTONIC = time.time() - time.monotonic()  # page epoch ms -> this process's clock
 
 
 @dataclass(frozen=True)
@@ -304,9 +320,10 @@ class Tab:
             else:
                 self.page.wait_for_timeout(5)
         # a run may ask for another (st.rerun): wait until the page is idle and painted
-        self.page.wait_for_function(PAINTED, timeout=timeout * 1000, polling="raf")
-        self.page.evaluate(TWO_FRAMES)
-        painted = time.monotonic()
+        stamp = self.page.evaluate(PAINTED_AT, timeout * 1000)
+        if stamp is None:
+            raise TimeoutError("the page did not settle")
+        painted = stamp / 1000 - WALL_MINUS_MONOTONIC
         asked = [at for at in self.wire.sent if since <= at <= done]
         server = (done - asked[0]) * 1000 if asked else None
         last = [at for at, status in self.wire.finished if at > since and status in DONE][-1]
@@ -385,8 +402,7 @@ def cold_start(browser_ctx, port: int, pages: list[Page]) -> dict[str, float]:  
         server.wait_healthy()
         tab = Tab(page, server)
         tab.page.goto(f"{server.url}/")
-        tab.settle(server.started)
-        result = {"start": (time.monotonic() - server.started) * 1000}
+        result = {"start": tab.settle(server.started)[1]}
         for spec in pages:
             if spec.path:
                 result[spec.path] = tab.nav(spec.path)[1]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("EXPLORER_WARMUP", "0")  # AppTest runs of app.py: no background training
+# Built tokenizers go to a folder of this run (the servers the browser tests start inherit it),
+# never into the user's own cache (explorer_core/files/tokenizer_cache.py).
+os.environ.setdefault("EXPLORER_CACHE_DIR", tempfile.mkdtemp(prefix="explorer-test-cache-"))
 
 from explorer_core import runtime  # noqa: E402
 

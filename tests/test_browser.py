@@ -32,3 +32,19 @@ def test_language_switch_shows_chinese(browser):
     browser.page.locator('[data-testid="stSidebar"] a', has_text="注意力").first.click()
     browser.wait_idle("注意力")
     assert "lang=zh" in browser.page.url
+
+
+def test_the_home_page_loads_the_chart_code_while_it_is_read(browser):
+    """The first chart of a session no longer waits ~0.9 s for plotly.js (ui/warmup.py): the
+    shell asks the browser for it once the first page is drawn, and a chart page then finds it."""
+    from explorer_core.ui.warmup import chunk_files
+
+    browser.open("")
+    assert browser.page.locator('[data-testid="stPlotlyChart"]').count() == 0
+    browser.page.wait_for_timeout(3000)
+    fetched = {url.rsplit("/", 1)[-1] for url in browser.requests}
+    assert set(chunk_files()) <= fetched
+    browser.page.locator('[data-testid="stSidebar"] a', has_text="Attention").first.click()
+    browser.wait_idle()
+    browser.page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for()
+    assert browser.exceptions() == [] and browser.plotly_warnings() == []

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import torch
 
 from explorer_core.analysis import positions as pa
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_sinusoid_similarity_is_sum_of_cosines_of_distance():
@@ -98,3 +103,18 @@ def test_position_similarity_plain_and_normalised():
     torch.testing.assert_close(
         pa.position_similarity(table, normalise=True), torch.tensor([[1.0, 0.6], [0.6, 1.0]])
     )
+
+
+def test_learned_reaches_keeps_the_random_state_and_imports_no_compiler():
+    """It once built the table on the meta device (nn.utils.skip_init), whose first normal_
+    imports torch._dynamo: 1.1-1.6 s on the Position encodings page's first visit."""
+    code = (
+        "import sys, torch\n"
+        "from explorer_core.analysis import positions\n"
+        "torch.manual_seed(3); state = torch.get_rng_state()\n"
+        "assert positions.learned_reaches(512, 100)\n"
+        "assert torch.equal(torch.get_rng_state(), state)\n"
+        "assert 'torch._dynamo' not in sys.modules, 'torch._dynamo imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-500:]

@@ -38,6 +38,7 @@ def test_warm_up_fills_the_pages_caches(monkeypatch):
     """Every step runs; afterwards MiniLM and the built-in tokenizers come from the caches: the
     functions that would build them again are broken on purpose and never called."""
     from explorer_core.tokenization import ALGORITHMS
+    from explorer_core.files import tokenizer_cache
     from explorer_core.ui import pretrained, tokens, warmup
 
     monkeypatch.setattr(warmup, "FIRST_PAGE_DRAWN", drawn())
@@ -49,7 +50,7 @@ def test_warm_up_fills_the_pages_caches(monkeypatch):
         raise AssertionError("built again: the warm-up did not fill this cache")
 
     monkeypatch.setattr(pretrained, "minilm_path", never)
-    monkeypatch.setattr(tokens, "new_tokenizer", never)
+    monkeypatch.setattr(tokenizer_cache, "new_tokenizer", never)
     assert pretrained.minilm_model().config.num_hidden_layers == 6
     assert pretrained.minilm_tokenizer().vocab_size > 30_000
     for algo in ALGORITHMS:
@@ -131,3 +132,26 @@ def test_the_warm_up_can_be_turned_off(monkeypatch):
     warmup.start.clear()
     assert warmup.start() is None
     warmup.start.clear()
+
+
+def test_the_chart_code_to_preload_is_found():
+    """Fails the day a Streamlit version renames its lazily loaded chunks: the preload would
+    otherwise go quiet and the first chart of every session wait for plotly.js again."""
+    from explorer_core.ui import warmup
+
+    names = warmup.chunk_files()
+    assert [n.split(".")[0] for n in names] == sorted(warmup.CHUNKS)
+    script = warmup.PRELOAD_SCRIPT.replace("__NAMES__", "[]")
+    assert script.startswith("<script>") and "notRunning" in script
+
+
+def test_the_preload_goes_to_each_session_once():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    assert at.session_state["app.chunks_preloaded"] is True
+    first = [e for e in at.get("html") if "requestIdleCallback" in e.proto.body]
+    at.run()
+    again = [e for e in at.get("html") if "requestIdleCallback" in e.proto.body]
+    assert len(first) == 1 and again == []

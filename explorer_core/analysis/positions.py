@@ -137,9 +137,14 @@ def relative_distance_matrix(length: int, clip: int) -> Tensor:
 def learned_reaches(max_len: int, length: int) -> bool:
     """Whether a learned table of `max_len` rows can encode positions 0 .. length-1.
 
-    Asks the real module (built without drawing random numbers): False when it raises.
+    Asks the real module (its random start drawn on a forked generator, so the caller's random
+    state does not move): False when it raises.
     """
-    table = torch.nn.utils.skip_init(LearnedPositionEmbedding, max_len, 1)
+    # subtle: not nn.utils.skip_init: it builds the module on the meta device, whose first
+    # normal_ imports torch._dynamo (1.1-1.6 s), and the Position encodings page's first visit
+    # paid that on every fresh server.
+    with torch.random.fork_rng(devices=[]):
+        table = LearnedPositionEmbedding(max_len, 1)
     try:
         table(torch.arange(length))
     except ValueError:

@@ -1,4 +1,5 @@
-"""Files a learner takes home or hands out: CSV/JSON/Projector exports and lesson packs.
+"""Files a learner takes home or hands out (CSV/JSON/Projector exports and lesson packs), and the
+built-in tokenizers the server keeps on disk.
 
 Read in this order:
 
@@ -8,6 +9,7 @@ Read in this order:
 4. `pack_settings`  which session values a lesson pack stores.
 5. `lesson_pack`    settings, trained tokenizer and trained model in one zip; reading validates
                     everything before applying anything.
+6. `tokenizer_cache` the built-in tokenizers, trained once per install and read back from disk.
 
 Below: every other core package but `viz`; nothing here draws.
 """

@@ -26,8 +26,11 @@ from explorer_core.training.presets import PRESETS
 from explorer_core.ui.export import FORMAT_KEY, IMAGE_FORMATS
 from explorer_core.ui.i18n import LANG_KEY, LANGUAGES, t
 from explorer_core.ui.state import bound
-from explorer_core.ui.tokenizer import MAX_VOCAB
 
+# subtle: declared here, not imported from ui.tokenizer: that pulls in the tokenizer trainers and
+# numba (~0.3 s), and every first page of a fresh server (the home page's lesson-pack section reads
+# these declarations) paid it before anything was drawn.
+MAX_VOCAB = 20_000  # the Tokenizer Lab's largest vocabulary
 SEEDS = (0, 1_000_000)
 STEPS = (0, 100_000)
 TINY = PRESETS["tiny"]

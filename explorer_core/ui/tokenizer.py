@@ -16,10 +16,10 @@ import streamlit as st
 
 from explorer_core.tokenization import Tokenizer, new_tokenizer
 from explorer_core.tokenization.byte_bpe import MIN_VOCAB
+from explorer_core.ui.settings import MAX_VOCAB
 
 MAX_CORPUS_CHARS = 1_000_000  # a longer paste trains for tens of seconds: refuse it, say why
 MAX_UPLOAD_BYTES = 3_000_000
-MAX_VOCAB = 20_000
 
 
 @dataclass

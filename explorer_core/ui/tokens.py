@@ -12,7 +12,8 @@ import streamlit as st
 
 from explorer_core.bert.pretrained import PretrainedUnavailable, minilm_path
 from explorer_core.inputs.datasets import builtin_corpus
-from explorer_core.tokenization import ALGORITHMS, Token, Tokenizer, new_tokenizer
+from explorer_core.files import tokenizer_cache
+from explorer_core.tokenization import ALGORITHMS, Token, Tokenizer
 from explorer_core.ui.pretrained import minilm_tokenizer
 from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
 
@@ -23,16 +24,23 @@ LAB, BERT = "lab", "bert"  # source names besides the algorithms
 
 
 @st.cache_resource(max_entries=len(ALGORITHMS) * 2, show_spinner=False)
+def built_default(algo: str, vocab_size: int = DEFAULT_VOCAB) -> tuple[Tokenizer, dict[int, int]]:
+    """`algo` trained on the built-in bilingual corpus, and its counts of each id over that corpus
+    (deterministic: built once per install, see `files.tokenizer_cache`, and kept per server)."""
+    return tokenizer_cache.trained_tokenizer(algo, CORPUS, vocab_size)
+
+
 def trained_default(algo: str, vocab_size: int = DEFAULT_VOCAB) -> Tokenizer:
-    """`algo` trained on the built-in bilingual corpus (deterministic, so cached per server)."""
-    tokenizer = new_tokenizer(algo)
-    tokenizer.train(builtin_corpus(CORPUS), vocab_size)
-    return tokenizer
+    return built_default(algo, vocab_size)[0]
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def corpus_counts(key: str, _tokenizer: Tokenizer) -> dict[int, int]:
-    """How often each id occurs when the built-in corpus is encoded (`key` names the tokenizer)."""
+    """How often each id occurs when the built-in corpus is encoded (`key` names the tokenizer,
+    as `resolve` gives it: a default tokenizer's counts were built with it)."""
+    algo, _, size = key.partition(":")
+    if algo in ALGORITHMS and size == str(DEFAULT_VOCAB):
+        return built_default(algo)[1]
     return dict(Counter(_tokenizer.encode(builtin_corpus(CORPUS))))
 
 
