@@ -140,3 +140,30 @@ def test_train_page_offers_the_gpu_only_when_torch_sees_one(monkeypatch):
     assert not at.exception
     device = at.radio(key="train.device")
     assert device.value == "cuda" and list(device.options) == ["GPU (CUDA)", "CPU"]
+
+
+@pytest.mark.slow
+def test_minilm_and_the_baseline_are_scored_once_per_server(monkeypatch):
+    """Thirty sessions whose runs end together must not each score MiniLM (ui/comparison.py)."""
+    from explorer_core.ui import comparison as panel
+    from explorer_core.ui.state import SHARED_MODEL
+
+    panel._rows_as_is.clear()
+    scored, real = [], panel.compare
+
+    def counting(contenders, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+        scored.extend(c.key for c in contenders)
+        scored.extend(["lexical"] if kwargs.get("baseline", True) else [])
+        return real(contenders, *args, **kwargs)
+
+    monkeypatch.setattr(panel, "compare", counting)
+    shared, _ = tiny_shared()
+    tables = []
+    for _ in range(2):  # two sessions, each with its own model
+        at = app_test(PAGE, state={SHARED_MODEL: shared}, timeout=180)
+        assert not at.exception, at.exception
+        tables.append(next(d.value for d in at.dataframe if "model" in d.value.columns))
+    assert scored.count("minilm") == 1 and scored.count("lexical") == 1
+    assert scored.count("trained") == 2
+    assert tables[0].equals(tables[1])
+    assert "MiniLM as is" in list(tables[0]["model"])

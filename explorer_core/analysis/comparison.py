@@ -101,8 +101,11 @@ def compare(
     train: Sequence[SentencePair],
     test: Sequence[SentencePair],
     max_length: int = 64,
+    *,
+    baseline: bool = True,
 ) -> list[ComparisonRow]:
-    """Spearman of every contender (and the lexical baseline first) per language on `test`."""
+    """Spearman of every contender (and, with `baseline`, the lexical baseline first) per
+    language on `test`."""
     if len(test) < 3:
         raise ValueError("The comparison needs at least three test pairs")
     rows = []
@@ -110,7 +113,7 @@ def compare(
     for lang, pairs in by_lang(test).items():
         gold = [p.score for p in pairs]
         fitted_on = train_by_lang.get(lang) or list(train)
-        if fitted_on:
+        if baseline and fitted_on:
             baseline = fit_baseline(fitted_on)
             rows.append(ComparisonRow("lexical", lang, spearman(baseline.predict(pairs), gold),
                                       len(pairs)))  # fmt: skip
