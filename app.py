@@ -15,7 +15,7 @@ from explorer_core.ui.chrome import translate_streamlit_texts
 from explorer_core.ui.export import image_format_switch
 from explorer_core.ui.i18n import language_switch, t
 from explorer_core.ui.nav import LESSON_FILE, available_pages
-from explorer_core.ui.throttle import share_the_interpreter, throttle_reruns
+from explorer_core.ui.throttle import script_slot, share_the_interpreter, throttle_reruns
 
 runtime.configure_environment()  # torch and its thread count: in the warm-up thread
 share_the_interpreter()  # many sessions' scripts at once must not starve the event loop
@@ -69,6 +69,7 @@ if "train.run" in st.session_state and page.url_path != "train-model":  # it pol
 if presenting and (ROOT / LESSON_FILE).is_file():  # a page link needs the navigation first
     lesson_col.page_link(LESSON_FILE, label=t("present.lesson"), icon=":material/school:")
 try:
-    page.run()
+    with script_slot():  # a few sessions' page scripts at a time: the event loop keeps its turn
+        page.run()
 finally:  # also when the page stops or reruns early
     warmup.page_drawn()  # the once-per-server warm-up starts after the first page, not beside it

@@ -60,7 +60,7 @@ PAINTED = """() => {
 # after PAINTED first holds. Noticed from this process instead, it came late whenever the server's
 # warm-up and the browser kept both cores busy: this process's turn, not the page, was waiting.
 PAINTED_AT = """async (timeoutMs) => {
-    const painted = %s;
+    const painted = __PAINTED__;
     const frame = () => new Promise(r => requestAnimationFrame(r));
     const start = performance.now();
     while (!painted()) {
@@ -70,7 +70,7 @@ PAINTED_AT = """async (timeoutMs) => {
     await frame();
     await frame();
     return performance.timeOrigin + performance.now();
-}""" % PAINTED
+}""".replace("__PAINTED__", PAINTED)
 WALL_MINUS_MONOTONIC = time.time() - time.monotonic()  # page epoch ms -> this process's clock
 
 

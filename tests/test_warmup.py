@@ -37,8 +37,8 @@ def test_the_shell_and_home_page_import_no_torch_or_pandas():
 def test_warm_up_fills_the_pages_caches(monkeypatch):
     """Every step runs; afterwards MiniLM and the built-in tokenizers come from the caches: the
     functions that would build them again are broken on purpose and never called."""
-    from explorer_core.tokenization import ALGORITHMS
     from explorer_core.files import tokenizer_cache
+    from explorer_core.tokenization import ALGORITHMS
     from explorer_core.ui import pretrained, tokens, warmup
 
     monkeypatch.setattr(warmup, "FIRST_PAGE_DRAWN", drawn())

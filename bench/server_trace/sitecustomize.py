@@ -20,7 +20,8 @@ def _install(path: str) -> None:
     from streamlit.runtime import app_session
 
     log = open(path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115 - lives with the server
-    handle, enqueue = app_session.AppSession.handle_backmsg, app_session.AppSession._enqueue_forward_msg
+    session = app_session.AppSession
+    handle, enqueue = session.handle_backmsg, session._enqueue_forward_msg
 
     def handle_backmsg(self, msg):  # noqa: ANN001, ANN202
         if msg.WhichOneof("type") == "rerun_script":

@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import streamlit as st
+
+from explorer_core.runtime import whole_number_setting
 
 SWITCH_INTERVAL = 0.001  # seconds a thread may hold the interpreter lock while others wait
 BUCKET_KEY = "app.rerun_bucket"  # this session's RerunBucket
@@ -103,3 +107,48 @@ def share_the_interpreter() -> None:
     """
     if sys.getswitchinterval() > SWITCH_INTERVAL:
         sys.setswitchinterval(SWITCH_INTERVAL)
+
+
+# ---- script slots: how many sessions' page scripts run at once -----------------------------------
+# A page script is pure Python most of the time, so scripts share one interpreter lock with each
+# other and with the event loop that answers health checks and sends every page. Thirty sessions
+# whose training runs ended in the same second each reran the Train page (scoring their model on
+# every split) at once: the event loop got one turn in thirty-one and a health check waited up to
+# 1.4-1.5 s (bench/classroom_load.py --train --sessions 30). Past the slots a script waits,
+# asleep, in its own thread: the work is the same, done a few scripts at a time, and the event
+# loop gets its turn at once. A slot is waited for at most SLOT_WAIT seconds (a script that holds
+# one for long, e.g. a large tokenizer training, delays the others by no more than that).
+SLOT_WAIT = 15.0
+_HOLDING = threading.local()  # .held: this thread is inside script_slot (a fragment in a page run)
+
+
+def script_slots_setting() -> int:
+    """EXPLORER_SCRIPT_SLOTS, or the number of cores plus one (at least 2); 0: no limit."""
+    default = max(2, (os.cpu_count() or 1) + 1)
+    return whole_number_setting("EXPLORER_SCRIPT_SLOTS", default, minimum=0)
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _slots(count: int) -> threading.BoundedSemaphore:
+    return threading.BoundedSemaphore(count)
+
+
+@contextmanager
+def script_slot(wait: float = SLOT_WAIT) -> Iterator[bool]:
+    """Hold one of the server's script slots while the block runs (app.py: the page; the Train
+    page's progress fragment, which does not pass through app.py). Yields whether a slot was
+    taken (False: none was free after `wait` seconds, the limit is off, or this thread holds one
+    already: a fragment drawn inside its page's run does not wait for a second slot)."""
+    count = script_slots_setting()
+    if count == 0 or getattr(_HOLDING, "held", False):
+        yield False
+        return
+    slots = _slots(count)
+    taken = slots.acquire(timeout=wait)
+    _HOLDING.held = taken
+    try:
+        yield taken
+    finally:
+        if taken:
+            _HOLDING.held = False
+            slots.release()

@@ -11,8 +11,8 @@ from collections import Counter
 import streamlit as st
 
 from explorer_core.bert.pretrained import PretrainedUnavailable, minilm_path
-from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.files import tokenizer_cache
+from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.tokenization import ALGORITHMS, Token, Tokenizer
 from explorer_core.ui.pretrained import minilm_tokenizer
 from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME

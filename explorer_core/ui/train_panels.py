@@ -31,6 +31,7 @@ from explorer_core.ui.state import (
     bound,
     url_synced,
 )
+from explorer_core.ui.throttle import script_slot
 from explorer_core.viz import training as viz
 
 TOKENIZER_SOURCES = ("lab", "train", "vocab")
@@ -128,6 +129,11 @@ def progress_panel(parts: Parts, data_key: str) -> None:
     arrived, at most every CHART_SECONDS while training, and redrawn from the session's memo
     otherwise, so a poll costs little.
     """
+    with script_slot():
+        _progress(parts, data_key)
+
+
+def _progress(parts: Parts, data_key: str) -> None:
     run = runs.current_run()
     if run is None:
         st.info(t("train.none"))

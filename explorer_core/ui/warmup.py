@@ -50,11 +50,13 @@ PRELOADED = "app.chunks_preloaded"  # session key: the script went to this brows
 PRELOAD_SCRIPT = """<script>(() => {
   const index = document.querySelector('script[src*="/static/js/index."]');
   if (!index) return;
-  const load = () => __NAMES__.forEach((name) => import(new URL(name, index.src).href).catch(() => {}));
+  const load = () => __NAMES__.forEach(
+    (name) => import(new URL(name, index.src).href).catch(() => {}));
   const app = document.querySelector('[data-testid="stApp"]');
   const wait = () => {  // until the first page is drawn: parsing must not delay it
     if (app && app.getAttribute("data-test-script-state") !== "notRunning") setTimeout(wait, 100);
-    else setTimeout(() => ("requestIdleCallback" in window ? requestIdleCallback : setTimeout)(load), 300);
+    else setTimeout(() => ("requestIdleCallback" in window
+      ? requestIdleCallback(load) : load()), 300);
   };
   wait();
 })();</script>"""
@@ -66,7 +68,8 @@ def chunk_files() -> tuple[str, ...]:
 
     tests/test_warmup.py fails when a Streamlit version renames them, instead of the preload
     going quiet."""
-    return tuple(sorted(path.name for prefix in CHUNKS for path in STATIC_JS.glob(f"{prefix}.*.js")))
+    found = (path.name for prefix in CHUNKS for path in STATIC_JS.glob(f"{prefix}.*.js"))
+    return tuple(sorted(found))
 
 
 def preload_chart_code() -> None:
