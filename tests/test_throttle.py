@@ -7,6 +7,7 @@ tests/test_classroom_load.py.
 
 from __future__ import annotations
 
+import time
 import tomllib
 from pathlib import Path
 
@@ -130,3 +131,79 @@ def test_the_server_switches_threads_every_millisecond():
         assert "share_the_interpreter()" in app
     finally:
         sys.setswitchinterval(before)
+
+
+def _slot_holders(count: int, workers: int, hold: float, monkeypatch) -> tuple[int, list[bool]]:
+    """Run `workers` threads that each hold a script slot for `hold` seconds; returns the most
+    that held one at the same time and whether each got one."""
+    import threading
+
+    from explorer_core.ui import throttle
+
+    monkeypatch.setenv("EXPLORER_SCRIPT_SLOTS", str(count))
+    throttle._slots.clear()
+    inside, peak, taken, lock = 0, 0, [], threading.Lock()
+
+    def work() -> None:
+        nonlocal inside, peak
+        with throttle.script_slot(wait=10) as got:
+            with lock:
+                inside += 1
+                peak = max(peak, inside)
+                taken.append(got)
+            time.sleep(hold)
+            with lock:
+                inside -= 1
+
+    threads = [threading.Thread(target=work) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    throttle._slots.clear()
+    return peak, taken
+
+
+def test_script_slots_bound_the_scripts_running_at_once(monkeypatch):
+    peak, taken = _slot_holders(count=3, workers=12, hold=0.05, monkeypatch=monkeypatch)
+    assert peak == 3 and taken == [True] * 12
+    peak, taken = _slot_holders(count=0, workers=6, hold=0.05, monkeypatch=monkeypatch)
+    assert peak == 6 and taken == [False] * 6  # 0: no limit
+
+
+def test_a_slot_is_waited_for_at_most_the_limit_and_never_twice(monkeypatch):
+    """A fragment drawn inside its page's run (the Train page's progress) takes no second slot;
+    a script that finds none free goes on after `wait` seconds."""
+    import threading
+
+    from explorer_core.ui import throttle
+
+    monkeypatch.setenv("EXPLORER_SCRIPT_SLOTS", "1")
+    throttle._slots.clear()
+    with throttle.script_slot() as outer:
+        began = time.monotonic()
+        with throttle.script_slot() as inner:  # the same thread: no wait, no second slot
+            assert outer is True and inner is False
+        assert time.monotonic() - began < 0.5
+        waited = []
+
+        def other() -> None:
+            start = time.monotonic()
+            with throttle.script_slot(wait=0.3) as got:
+                waited.append((got, time.monotonic() - start))
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+    assert waited[0][0] is False and 0.25 < waited[0][1] < 2
+    with throttle.script_slot(wait=0.1) as again:  # released: free again
+        assert again is True
+    throttle._slots.clear()
+
+
+def test_the_app_runs_each_page_inside_a_script_slot(root):
+    source = (root / "app.py").read_text(encoding="utf-8")
+    assert "with script_slot():" in source
+    assert source.index("with script_slot():") < source.index("page.run()")
+    panels = (root / "explorer_core" / "ui" / "train_panels.py").read_text(encoding="utf-8")
+    assert "with script_slot():" in panels  # the progress fragment does not pass through app.py
