@@ -234,3 +234,21 @@ def test_minilm_parity_padded_batch(minilm):
     assert max_error(b.attentions, a.attentions) < 1e-4
     fast = ours(**enc)
     torch.testing.assert_close(fast.last_hidden_state, a.last_hidden_state, atol=1e-4, rtol=0)
+
+
+def test_a_model_built_to_be_loaded_skips_the_seeded_start(minilm_dir):
+    """from_transformers builds without BERT's random start (every weight is loaded next), and
+    the result is the same model as one built with it."""
+    from explorer_core.bert.weights import load_weights, read_transformers
+
+    config, weights = read_transformers(minilm_dir)
+    drawn = BertModel(config, seed=3)
+    load_weights(drawn, dict(weights), drop_prefix="bert.", ignore=("cls.",))
+    loaded = BertModel.from_transformers(minilm_dir)
+    for (name, a), (_, b) in zip(
+        drawn.state_dict().items(), loaded.state_dict().items(), strict=True
+    ):
+        assert torch.equal(a, b), name
+    bare = BertModel(config, initialize=False)
+    seeded = BertModel(config, seed=0)
+    assert not torch.equal(bare.pooler.dense.weight, seeded.pooler.dense.weight)

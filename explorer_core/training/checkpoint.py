@@ -194,7 +194,7 @@ def load_checkpoint(folder: str | Path) -> Checkpoint:
         raise ValueError(f"config.json of {folder} lacks a field: {err}") from err
     except (SafetensorError, OSError) as err:
         raise ValueError(f"{WEIGHTS_FILE} of {folder} cannot be read: {err}") from err
-    model = BertModel(config)
+    model = BertModel(config, initialize=False)  # load_weights sets every weight or fails
     load_weights(model, weights)
     logs = _read_json(folder / LOG_FILE) if (folder / LOG_FILE).is_file() else {}
     return Checkpoint(

@@ -193,8 +193,8 @@ class ModelSnapshot:
 
     def model(self) -> BertModel:
         """A BertModel (eval mode) with these weights."""
-        model = BertModel(self.config)
-        model.load_state_dict(self.state)
+        model = BertModel(self.config, initialize=False)
+        model.load_state_dict(self.state)  # strict: every weight is set
         return model.eval()
 
 

@@ -283,8 +283,8 @@ class TrainingRun:
         elif kind == "result":
             _, config, rest, blob = message
             state = load_weights(blob)
-            model = BertModel(config)
-            model.load_state_dict(state)
+            model = BertModel(config, initialize=False)
+            model.load_state_dict(state)  # strict: every weight is set
             ckpt = Checkpoint(model=model, **rest)
             self._keep(ModelSnapshot("final", sum(len(g.steps) for g in ckpt.log.values()),
                                      config, state))  # fmt: skip
