@@ -53,12 +53,12 @@ PRELOAD_SCRIPT = """<script>(() => {
   const load = () => __NAMES__.forEach(
     (name) => import(new URL(name, index.src).href).catch(() => {}));
   const app = document.querySelector('[data-testid="stApp"]');
-  // once the first page is drawn (parsing must not delay it), and a second later: a quick first
-  // click is answered before ~0.9 s of parsing, not after
+  // once the first page is drawn (parsing must not delay it): at once, while it is being read,
+  // so that ~0.9 s of parsing is over before a person's first click (a second or more later)
   const wait = () => {
     if (app && app.getAttribute("data-test-script-state") !== "notRunning") setTimeout(wait, 100);
     else setTimeout(() => ("requestIdleCallback" in window
-      ? requestIdleCallback(load) : load()), 1000);
+      ? requestIdleCallback(load) : load()), 300);
   };
   wait();
 })();</script>"""
