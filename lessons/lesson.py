@@ -91,7 +91,7 @@ def lesson_page() -> None:
         body.warning(t("lesson.no_model"))
         st.stop()
     row = data.tokens(text)
-    limit = data.embeddings().config.max_position_embeddings
+    limit = data.position_limit()
     if len(row.ids) > limit:
         if step >= core.POSITION_STEP:
             body.error(t("lesson.too_long", n=len(row.ids), limit=limit))
@@ -101,7 +101,11 @@ def lesson_page() -> None:
     left.markdown(t(f"lesson.{name}.body"))
     deeper(name, left)
     lesson = screens.Lesson(text, other, third, row, limit, t("lesson.source"), DEFAULTS, body)
-    screens.show(name, lesson, left, right)  # one concept per screen
+    try:
+        screens.show(name, lesson, left, right)  # one concept per screen
+    except (ImportError, PretrainedUnavailable):  # the model's weights, read by this screen
+        body.warning(t("lesson.no_model"))
+        st.stop()
     share_link(LINKED, link, DEFAULTS)
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import torch
@@ -168,3 +172,25 @@ def test_awkward_sentences_run_through_every_step(text):
         at.run()
         assert not at.exception, (step, [e.message for e in at.exception])
         assert at.caption, step
+
+
+def test_the_first_four_screens_need_no_torch(root):
+    """Right after a server starts, its warm-up imports torch for 1-2 s; the lesson's text, bytes,
+    tokens and ids screens are drawn without waiting for it (ui/lesson_screens.py)."""
+    code = (
+        "import os, sys\n"
+        "os.environ['EXPLORER_WARMUP'] = '0'\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        "for step in (1, 2, 3, 4):\n"
+        "    at = AppTest.from_file('lessons/lesson.py', default_timeout=60)\n"
+        "    at.session_state['lesson.step'] = step\n"
+        "    at.run()\n"
+        "    assert not at.exception, at.exception\n"
+        "    assert at.dataframe, step\n"
+        "assert 'torch' not in sys.modules, 'torch imported'\n"
+        "print(at.title[0].value)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(root)})  # fmt: skip
+    assert done.returncode == 0, done.stderr[-800:]
+    assert "Step 4 of 10" in done.stdout

@@ -15,18 +15,23 @@ rewritten.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-import torch
-import torch.nn.functional as F
 
-from explorer_core.bert.embeddings import one_hot_lookup
-from explorer_core.bert.model import BertModel
-from explorer_core.bert.pooling import mean_pool
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
 from explorer_core.tokenization.base import visible_whitespace
+
+if TYPE_CHECKING:
+    import torch
+
+    from explorer_core.bert.model import BertModel
+
+# subtle: torch is imported inside the helpers that run the model, not above: the lesson's first
+# screens (text, bytes, tokens, ids) need none of it, and right after a server starts they are
+# drawn while the warm-up is still importing torch (1-2 s) instead of after it.
 
 STEPS = (
     "text", "bytes", "tokens", "ids", "onehot", "vector", "position", "attention", "pooled",
@@ -99,12 +104,12 @@ def tokenize(tokenizer: Tokenizer, text: str) -> LessonTokens:
     """
     # subtle: [CLS]/[SEP] that a tokenizer adds itself are dropped; the row builder adds its own
     pieces = [t for t in tokenizer.explain(text) if not (t.special and t.start == t.end)]
-    row = BertVocab.of(tokenizer).rows([[t.id for t in pieces]])
+    row = BertVocab.of(tokenizer).row_ids([t.id for t in pieces])
     kinds = ["unknown" if t.text == UNK else "piece" if t.text.startswith("##") else "word"
              for t in pieces]  # fmt: skip
     return LessonTokens(
         tokens=("[CLS]", *(t.text for t in pieces), "[SEP]"),
-        ids=tuple(row.input_ids[0].tolist()),
+        ids=tuple(row),
         covers=("", *(text[t.start : t.end] for t in pieces), ""),
         kinds=("special", *kinds, "special"),
     )
@@ -137,6 +142,10 @@ class OneHotStep:
 
 def one_hot_step(weight: torch.Tensor, token_id: int) -> OneHotStep:
     """Multiply the one-hot row of `token_id` by the embedding matrix `weight` (V × H)."""
+    import torch
+
+    from explorer_core.bert.embeddings import one_hot_lookup
+
     with torch.no_grad():
         one_hot, product = one_hot_lookup(torch.tensor([token_id]), weight.detach())
         row = weight.detach()[token_id]
@@ -178,6 +187,11 @@ def run_sentence(model: BertModel, ids: tuple[int, ...] | list[int]) -> Sentence
     Sentence-transformers' all-MiniLM-L6-v2 does exactly this: mean over every token of the row
     (there is no padding in a single sentence), then divide by the length.
     """
+    import torch
+    import torch.nn.functional as F
+
+    from explorer_core.bert.pooling import mean_pool
+
     check_length(ids, model.config.max_position_embeddings)
     input_ids = torch.tensor([list(ids)])  # (1, T)
     mask = torch.ones_like(input_ids)  # (1, T)
@@ -230,7 +244,7 @@ def vector_frame(vector: np.ndarray | torch.Tensor) -> pd.DataFrame:
     >>> vector_frame(np.array([0.5, -1.0])).values.tolist()
     [[0.0, 0.5], [1.0, -1.0]]
     """
-    values = np.asarray(vector.detach() if isinstance(vector, torch.Tensor) else vector, float)
+    values = np.asarray(vector.detach() if hasattr(vector, "detach") else vector, float)
     return pd.DataFrame({"dimension": range(len(values)), "value": values})
 
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import torch
-from torch import Tensor
+if TYPE_CHECKING:
+    from torch import Tensor
 
 PADDING = ("longest", "max_length")
 
@@ -80,7 +81,7 @@ def truncate_pair(a: Sequence[int], b: Sequence[int], budget: int) -> tuple[list
     return list(a[:keep_short]), list(b[:keep_long])
 
 
-def _one_row(
+def one_row(
     a: Sequence[int], b: Sequence[int] | None, cls_id: int, sep_id: int, limit: int | None
 ) -> tuple[list[int], list[int], int]:
     """(ids, token types, tokens dropped) of one unpadded row."""
@@ -132,8 +133,10 @@ def build_rows(
     if max_length is not None and max_length < need:
         what = "[CLS], one token and [SEP]" if second is None else "[CLS], [SEP], [SEP]"
         raise ValueError(f"max_length must leave room for {what}: got {max_length}")
+    import torch  # subtle: here: the guided lesson's first screens lay out ids without torch
+
     pairs = second if second is not None else [None] * len(first)
-    built = [_one_row(a, b, cls_id, sep_id, max_length) for a, b in zip(first, pairs, strict=True)]
+    built = [one_row(a, b, cls_id, sep_id, max_length) for a, b in zip(first, pairs, strict=True)]
     width = max_length if padding == "max_length" else max(len(ids) for ids, _, _ in built)
     input_ids = torch.full((len(built), width), pad_id, dtype=torch.long)  # (B, T)
     token_types = torch.zeros((len(built), width), dtype=torch.long)  # (B, T)

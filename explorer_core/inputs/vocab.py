@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from explorer_core.inputs.rows import BertRows, build_rows
+from explorer_core.inputs.rows import BertRows, build_rows, one_row
 from explorer_core.tokenization import Tokenizer
 
 ROLES = ("pad", "cls", "sep", "mask")  # added in this order when missing
@@ -113,6 +113,14 @@ class BertVocab:
         ids = tokenizer.encode(text)
         # subtle: some tokenizers (WordPiece) may wrap the text in [CLS] ... [SEP] themselves
         return [i for i in ids if i not in (self.cls_id, self.sep_id, self.pad_id)]
+
+    def row_ids(self, ids: Sequence[int]) -> list[int]:
+        """``[CLS] ids [SEP]`` as one list: `build_rows`'s layout of one row, without tensors.
+
+        >>> BertVocab(pad_id=0, cls_id=101, sep_id=102, mask_id=103, size=200).row_ids([7, 8])
+        [101, 7, 8, 102]
+        """
+        return one_row(ids, None, self.cls_id, self.sep_id, None)[0]
 
     def rows(
         self,

@@ -3,17 +3,25 @@
 The tokenizer and model are the shared, read-only MiniLM of `explorer_core.ui.pretrained`; runs
 are cached by the sentence's ids. Raises `PretrainedUnavailable` or ImportError when MiniLM is not
 installed; the page turns that into a catalogue message.
+
+`tokens`, `position_limit` and `ready` need no torch (see `lesson_screens`: the first screens are
+drawn while a fresh server still imports it); the model's helpers import it when first called.
 """
 
 from __future__ import annotations
 
+import json
+from typing import TYPE_CHECKING
+
 import streamlit as st
-import torch
 
 from explorer_core.analysis.lesson import LessonTokens, SentenceRun, run_sentence, tokenize
-from explorer_core.bert.attention import CellArithmetic
-from explorer_core.bert.embeddings import BertEmbeddings
+from explorer_core.bert.pretrained import minilm_path
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
+
+if TYPE_CHECKING:
+    from explorer_core.bert.attention import CellArithmetic
+    from explorer_core.bert.embeddings import BertEmbeddings
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -31,6 +39,8 @@ def sentence_run(ids: tuple[int, ...]) -> SentenceRun:
 @st.cache_data(max_entries=64, show_spinner=False)
 def cell(ids: tuple[int, ...], layer: int, head: int, query: int, key: int) -> CellArithmetic:
     """The arithmetic of one weight (layer and head from 0) of `[CLS] text [SEP]` in MiniLM."""
+    import torch
+
     return minilm_model().explain_cell(
         torch.tensor([ids]), layer=layer, head=head, query=query, key=key
     )
@@ -47,7 +57,15 @@ def embeddings() -> BertEmbeddings:
     return minilm_model().embeddings
 
 
+@st.cache_resource(max_entries=1, show_spinner=False)
+def position_limit() -> int:
+    """MiniLM's number of positions, from its config.json (no weights, no torch)."""
+    config = json.loads((minilm_path() / "config.json").read_text(encoding="utf-8"))
+    return int(config["max_position_embeddings"])
+
+
 def ready() -> None:
-    """Load MiniLM's tokenizer and model once (raises when they are not installed)."""
+    """MiniLM's tokenizer and config can be read (raises when they are not installed); the model
+    itself is loaded by the first screen that runs it."""
     minilm_tokenizer()
-    minilm_model()
+    position_limit()

@@ -8,11 +8,15 @@ missing; the pages turn that into a catalogue message. Returned objects are read
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
-from explorer_core.bert.model import BertModel
 from explorer_core.bert.pretrained import minilm_path
 from explorer_core.tokenization import Tokenizer
+
+if TYPE_CHECKING:
+    from explorer_core.bert.model import BertModel
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
@@ -26,4 +30,6 @@ def minilm_tokenizer() -> Tokenizer:
 @st.cache_resource(max_entries=1, show_spinner=False)
 def minilm_model() -> BertModel:
     """all-MiniLM-L6-v2 loaded by our own BertModel from its safetensors file (eval mode)."""
+    from explorer_core.bert.model import BertModel  # torch: not for the tokenizer's pages
+
     return BertModel.from_transformers(minilm_path())

@@ -35,7 +35,8 @@ FIRST_PAGE_DRAWN = threading.Event()
 FIRST_PAGE_WAIT = 5.0  # seconds the warm-up waits for that at most (a server nobody opens yet)
 MODULES = (  # what the pages import, heaviest first: the first visit of a page pays none of it
     "torch", "explorer_core.bert.model", "explorer_core.ui.attention", "explorer_core.ui.embedding",
-    "explorer_core.ui.lesson_screens", "explorer_core.ui.tokens", "explorer_core.ui.positions",
+    "explorer_core.ui.lesson_screens", "explorer_core.ui.lesson_model_screens",
+    "explorer_core.ui.tokens", "explorer_core.ui.positions",
     "explorer_core.viz.attention", "explorer_core.viz.embedding", "explorer_core.viz.tokens",
 )  # fmt: skip
 
