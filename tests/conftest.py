@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -15,7 +17,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("EXPLORER_WARMUP", "0")  # AppTest runs of app.py: no background training
 # Built tokenizers go to a folder of this run (the servers the browser tests start inherit it),
 # never into the user's own cache (explorer_core/files/tokenizer_cache.py).
-os.environ.setdefault("EXPLORER_CACHE_DIR", tempfile.mkdtemp(prefix="explorer-test-cache-"))
+if "EXPLORER_CACHE_DIR" not in os.environ:
+    os.environ["EXPLORER_CACHE_DIR"] = tempfile.mkdtemp(prefix="explorer-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["EXPLORER_CACHE_DIR"], ignore_errors=True)
 
 from explorer_core import runtime  # noqa: E402
 
