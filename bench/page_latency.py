@@ -248,7 +248,7 @@ class Server:
 
     def script_time(self, since: float, until: float) -> float | None:
         """Server-side ms from the first rerun request after `since` to the last run that ended
-        well before `until` (bench/server_trace); None when the server logged no such pair."""
+        by `until` (bench/server_trace); None when the server logged no such pair."""
         asked, ended = None, None
         for line in self.trace.read_text(encoding="utf-8").splitlines():
             stamp, event, *status = line.split()

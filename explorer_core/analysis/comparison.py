@@ -114,8 +114,8 @@ def compare(
         gold = [p.score for p in pairs]
         fitted_on = train_by_lang.get(lang) or list(train)
         if baseline and fitted_on:
-            baseline = fit_baseline(fitted_on)
-            rows.append(ComparisonRow("lexical", lang, spearman(baseline.predict(pairs), gold),
+            lexical = fit_baseline(fitted_on)
+            rows.append(ComparisonRow("lexical", lang, spearman(lexical.predict(pairs), gold),
                                       len(pairs)))  # fmt: skip
         texts = [s for p in pairs for s in (p.sentence1, p.sentence2)]
         for c in contenders:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from explorer_core.analysis.lesson import LessonTokens, SentenceRun, run_sentence, tokenize
+from explorer_core.bert.config import BertConfig
 from explorer_core.bert.pretrained import minilm_path
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 
@@ -59,9 +60,10 @@ def embeddings() -> BertEmbeddings:
 
 @st.cache_resource(max_entries=1, show_spinner=False)
 def position_limit() -> int:
-    """MiniLM's number of positions, from its config.json (no weights, no torch)."""
-    config = json.loads((minilm_path() / "config.json").read_text(encoding="utf-8"))
-    return int(config["max_position_embeddings"])
+    """MiniLM's number of positions, from its config.json (no weights, no torch), read as
+    `bert.weights.read_transformers` reads it."""
+    data = json.loads((minilm_path() / "config.json").read_text(encoding="utf-8"))
+    return BertConfig.from_dict(data).max_position_embeddings
 
 
 def ready() -> None:
