@@ -158,6 +158,17 @@ class BrowserSession:
         )
         self.page.wait_for_timeout(300)
 
+    def view_link(self, label: str = "Link to this view") -> str:
+        """Open the view's link button (in the sidebar, or above the page while presenting), read
+        the link from its code box, and close it again."""
+        button = self.page.locator('[data-testid="stPopover"]').filter(has_text=label).first
+        button.locator("button").click()
+        code = self.page.locator('[data-testid="stPopoverBody"] [data-testid="stCode"]').first
+        link = code.inner_text(timeout=10_000)
+        self.page.keyboard.press("Escape")
+        code.wait_for(state="hidden", timeout=10_000)
+        return link
+
     def exceptions(self) -> list[str]:
         return self.page.locator('[data-testid="stException"]').all_inner_texts()
 

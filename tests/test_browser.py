@@ -48,3 +48,16 @@ def test_the_home_page_loads_the_chart_code_while_it_is_read(browser):
     browser.wait_idle()
     browser.page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for()
     assert browser.exceptions() == [] and browser.plotly_warnings() == []
+
+
+def test_a_first_page_loads_no_code_box_component(app_url):
+    """The view's link sits behind a button: an st.code drawn open on every page made the browser
+    load and run Streamlit's syntax highlighter (~0.4 s of the first paint on this machine)."""
+    from tests.browser import browser_session
+
+    with browser_session(app_url) as browser:
+        browser.open("attention", wait_text="Attention")
+        highlighter = "StreamlitSyntaxHighlighter"
+        assert not [url for url in browser.requests if highlighter in url]
+        assert "attention" in browser.view_link()
+        assert [url for url in browser.requests if highlighter in url]  # loaded on the first click

@@ -108,14 +108,14 @@ def test_clicking_a_heatmap_cell_explains_that_weight_and_updates_the_link(brows
     formula = page.locator("p", has_text="looking at").first
     assert [formula.locator("strong").nth(i).inner_text() for i in (0, 1)] == ["3 · sat", "2 · cat"]
     assert "attn.query=3" in page.url and "attn.key=2" in page.url
-    link = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()
+    link = browser.view_link()
     assert "attn.query=3" in link and "attn.key=2" in link
     # a change inside the fragment (the head) reaches the address bar and the link box too
     page.locator(".st-key-attn-head button").first.click()
     page.locator('[role="option"]').nth(4).click()
     browser.wait_idle("layer 1, head 5")
     assert "attn.head=5" in page.url
-    link = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()
+    link = browser.view_link()
     assert "attn.head=5" in link and "attn.query=3" in link
     browser.screenshot("attend-click-cell")
     check_clean(browser)

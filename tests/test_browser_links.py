@@ -40,7 +40,7 @@ def test_a_link_reopens_the_attention_view(browser):
     params = url_params(page.url)
     assert params["attn.layer"] == "3" and params["attn.view"] == "masks"
     assert params["attn.a"] == "Links reopen views."
-    link = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()
+    link = browser.view_link()
     assert "attn.head=5" in link and "attn.mode=pair" in link and link.startswith("http")
     browser.screenshot("links-attention")
 
@@ -50,10 +50,7 @@ def test_a_link_reopens_the_attention_view(browser):
     box.press("Enter")
     browser.wait_idle()
     assert url_params(page.url)["attn.a"] == "A new sentence."
-    assert (
-        "A+new+sentence."
-        in page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text()
-    )
+    assert "A+new+sentence." in browser.view_link()
 
     # a hand-synced control writes its code, and keeps the bound values the browser wrote
     page.locator('[data-testid="stMain"] button', has_text="All layers × heads").click()

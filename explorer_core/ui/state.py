@@ -164,25 +164,25 @@ def link_slot() -> Any:
 def share_link(
     keys: Iterable[str], slot: Any = None, defaults: Mapping[str, Any] | None = None
 ) -> Any:
-    """Show the box with this view's link (st.code gives it a copy button); return its slot.
+    """Show the button that opens this view's link (an st.code: it has a copy button); return its
+    slot.
 
-    The box sits in the sidebar, or while presenting behind a button in the row above the page.
+    The button sits in the sidebar, or while presenting in the row above the page.
 
     Call it once before the page's first st.stop (so error views keep a link) and once more at the
     end with the returned slot: the second call redraws the box with the values the page just
     showed (on a link's first load, widgets below the first call take their URL value only then).
     """
-    presenting_slot = present.link_slot()
+    # subtle: behind a popover, not drawn open: the browser loads Streamlit's code-block component
+    # (a syntax highlighter) the first time an st.code is shown, and evaluating it took ~0.4 s of
+    # the first page's paint on this 2-core machine (Chromium's JS profiler, cold start). A closed
+    # popover's body is not drawn, so that cost moves to the first click on the button.
     if slot is None:
         slot = link_slot()
     link = view_link(keys, defaults)
     with slot.container():  # no st.caption: page tests read a page's last caption
-        if slot is presenting_slot:  # presentation mode: a button in the row above the page
-            with st.popover(t("link.title"), icon=":material/link:"):
-                st.markdown(t("link.caption"))
-                st.code(link, language=None, wrap_lines=True)
-        else:
-            st.markdown(f"**{t('link.title')}**", help=t("link.caption"))
+        with st.popover(t("link.title"), icon=":material/link:"):
+            st.markdown(t("link.caption"))
             st.code(link, language=None, wrap_lines=True)
     return slot
 
