@@ -69,7 +69,9 @@ if "train.run" in st.session_state and page.url_path != "train-model":  # it pol
 if presenting and (ROOT / LESSON_FILE).is_file():  # a page link needs the navigation first
     lesson_col.page_link(LESSON_FILE, label=t("present.lesson"), icon=":material/school:")
 try:
-    with script_slot():  # a few sessions' page scripts at a time: the event loop keeps its turn
+    # a few sessions' page scripts at a time: the event loop keeps its turn; and while one runs,
+    # the once-per-server warm-up gives way to it
+    with script_slot(), warmup.visitor_script():
         page.run()
 finally:  # also when the page stops or reruns early
     warmup.page_drawn()  # the once-per-server warm-up starts after the first page, not beside it

@@ -140,7 +140,7 @@ def test_the_chart_code_to_preload_is_found():
     from explorer_core.ui import warmup
 
     names = warmup.chunk_files()
-    assert [n.split(".")[0] for n in names] == sorted(warmup.CHUNKS)
+    assert [n.split(".")[0] for n in names] == list(warmup.CHUNKS)
     script = warmup.PRELOAD_SCRIPT.replace("__NAMES__", "[]")
     assert script.startswith("<script>") and "notRunning" in script
 
@@ -155,3 +155,113 @@ def test_the_preload_goes_to_each_session_once():
     at.run()
     again = [e for e in at.get("html") if "requestIdleCallback" in e.proto.body]
     assert len(first) == 1 and again == []
+
+
+TORCH_IMPORTED = "print('torch' in sys.modules)"
+
+
+def test_the_light_step_imports_no_torch():
+    """The lesson's first screens are ready before torch: the light step must not import it."""
+    code = "import sys; from explorer_core.ui import warmup; warmup._light(); " + TORCH_IMPORTED
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert out.stdout.strip().splitlines()[-1] == "False", out.stdout + out.stderr
+
+
+def test_the_warm_up_waits_while_a_page_script_runs(monkeypatch):
+    from explorer_core.ui import warmup
+
+    monkeypatch.setattr(warmup, "GIVE_WAY", 10.0)
+    waited = []
+    with warmup.visitor_script():
+        thread = threading.Thread(target=lambda: waited.append(warmup.give_way()))
+        thread.start()
+        thread.join(0.3)
+        assert thread.is_alive()  # the script still runs
+    thread.join(5)
+    assert not thread.is_alive() and 0.3 <= waited[0] < 5
+    assert warmup.give_way() < 0.05  # nobody runs: no wait
+
+
+def test_the_warm_up_waits_no_longer_than_give_way(monkeypatch):
+    """A script may wait for a module the warm-up thread is importing: the wait must end."""
+    from explorer_core.ui import warmup
+
+    monkeypatch.setattr(warmup, "GIVE_WAY", 0.2)
+    with warmup.visitor_script():
+        began = time.monotonic()
+        assert 0.1 < warmup.give_way() < 1.0
+        assert time.monotonic() - began < 1.0
+
+
+def test_the_warm_up_gives_way_before_each_import(monkeypatch, tmp_path):
+    """The audit hook: a module the warm-up imports while a page script runs waits for its end."""
+    from explorer_core.ui import warmup
+
+    (tmp_path / "warm_gated_module.py").write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(warmup, "GIVE_WAY", 10.0)
+    monkeypatch.setattr(warmup, "FIRST_PAGE_DRAWN", drawn())
+    started, go, imported = threading.Event(), threading.Event(), []
+
+    def step() -> None:
+        started.set()
+        go.wait(5)
+        import warm_gated_module  # noqa: F401, PLC0415 - the import under test
+
+        imported.append(time.monotonic())
+
+    monkeypatch.setattr(warmup, "STEPS", (("import", step),))
+    thread = threading.Thread(target=warmup.warm)
+    thread.start()
+    try:
+        assert started.wait(5)
+        with warmup.visitor_script():
+            go.set()
+            thread.join(0.4)
+            assert imported == [] and "warm_gated_module" not in sys.modules
+            left = time.monotonic()
+        thread.join(5)
+        assert imported and imported[0] >= left
+    finally:
+        go.set()
+        thread.join(5)
+        gc.unfreeze()
+        sys.modules.pop("warm_gated_module", None)
+
+
+def test_a_script_waiting_for_the_warm_ups_import_is_seen(monkeypatch, tmp_path):
+    """`_import_awaited` reads CPython's import locks: a script thread blocked on a module the
+    warm-up thread is importing. Fails the day a Python version changes that bookkeeping (the
+    warm-up would then wait GIVE_WAY for nothing, each time that happens)."""
+    from explorer_core.ui import warmup
+    from tests import warm_gate
+
+    (tmp_path / "warm_gated.py").write_text(
+        "from tests.warm_gate import GATE\n\nGATE.wait(10)\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importer_id = []
+
+    def importer() -> None:
+        importer_id.append(threading.get_ident())
+        import warm_gated  # noqa: F401, PLC0415 - holds its module lock until the gate opens
+
+    first = threading.Thread(target=importer)
+    second = threading.Thread(target=importer)
+    try:
+        first.start()
+        deadline = time.monotonic() + 5
+        while "warm_gated" not in sys.modules and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not warmup._import_awaited(importer_id[0])  # nobody waits yet
+        second.start()
+        deadline = time.monotonic() + 5
+        while not warmup._import_awaited(importer_id[0]) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert warmup._import_awaited(importer_id[0])
+    finally:
+        warm_gate.GATE.set()
+        first.join(5)
+        second.join(5)
+        sys.modules.pop("warm_gated", None)

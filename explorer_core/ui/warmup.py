@@ -1,10 +1,12 @@
 """Work done once per server, in the background, so that no visitor waits for it.
 
-`start()` (called by app.py on every run; it starts one thread per server) imports torch and the
-page modules, loads MiniLM (tokenizer and weights), runs it once on each page's default sentence
-and trains the built-in tokenizers the Text -> tokens -> ids page compares, all through the same
-cached functions the pages call. A page that needs one of them before the thread got there waits
-on that cache (Streamlit computes each entry once) instead of doing the work twice.
+`start()` (called by app.py on every run; it starts one thread per server) imports what the
+guided lesson's first screens need, then torch and the page modules, loads MiniLM (tokenizer and
+weights), runs it once on each page's default sentence and trains the built-in tokenizers the
+Text -> tokens -> ids page compares, all through the same cached functions the pages call. A page
+that needs one of them before the thread got there waits on that cache (Streamlit computes each
+entry once) instead of doing the work twice. While a visitor's page script runs, the thread gives
+way to it (`visitor_script`, `give_way`).
 
 Why in app.py's process and not at import: `streamlit run` imports nothing of ours before the
 first visitor, and importing torch alone takes seconds; the shell and the home page need none of
@@ -21,8 +23,11 @@ import importlib
 import json
 import logging
 import os
+import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import streamlit as st
@@ -33,6 +38,13 @@ LOG = logging.getLogger(__name__)
 # the cold start 3.6-4.5 s instead of 1.9-2.1 s (bench/page_latency.py, this 2-core machine).
 FIRST_PAGE_DRAWN = threading.Event()
 FIRST_PAGE_WAIT = 5.0  # seconds the warm-up waits for that at most (a server nobody opens yet)
+# The first page after the server starts is most often followed by the guided lesson (the home
+# page's first link), whose first screens need no torch but pandas, pyarrow and the lesson's
+# modules (~0.5 s to import). Imported before torch, they are in place by a person's first click.
+LIGHT_MODULES = (
+    "pandas", "pyarrow", "explorer_core.ui.lesson_screens", "explorer_core.ui.lesson",
+    "explorer_core.ui.tokens", "explorer_core.viz.tokens",
+)  # fmt: skip
 MODULES = (  # what the pages import, heaviest first: the first visit of a page pays none of it
     "torch", "explorer_core.bert.model", "explorer_core.ui.attention", "explorer_core.ui.embedding",
     "explorer_core.ui.lesson_screens", "explorer_core.ui.lesson_model_screens",
@@ -44,25 +56,103 @@ MODULES = (  # what the pages import, heaviest first: the first visit of a page 
 # The browser's half: Streamlit's frontend loads the code of a chart or table the first time a page
 # shows one. The Plotly chunk alone is ~4.7 MB; parsing and running it took ~0.9 s of the first
 # chart page's visit (text -> ids: painted 1.8 s, server 0.3 s; Chromium's JS profiler). The shell
-# asks the browser to load both once per session, when it is idle after the first page.
+# asks the browser to load them once per session, one at a time, each once a page has been drawn
+# and left alone for PRELOAD_QUIET_MS: the table code first (the lesson's first screen shows a
+# table), then Plotly. Both at once, ~0.4 s of running Plotly's code fell in the middle of the
+# lesson's first visit (clicked at once after the home page) and held back its table.
 STATIC_JS = Path(st.__file__).parent / "static" / "static" / "js"
-CHUNKS = ("PlotlyChart", "DataFrame")  # file name prefixes of the frontend's lazily loaded code
+CHUNKS = ("DataFrame", "PlotlyChart")  # file name prefixes of lazily loaded code, in load order
+PRELOAD_QUIET_MS = 300  # a page drawn and not clicked for this long is being read
 PRELOADED = "app.chunks_preloaded"  # session key: the script went to this browser tab
 PRELOAD_SCRIPT = """<script>(() => {
   const index = document.querySelector('script[src*="/static/js/index."]');
   if (!index) return;
-  const load = () => __NAMES__.forEach(
-    (name) => import(new URL(name, index.src).href).catch(() => {}));
   const app = document.querySelector('[data-testid="stApp"]');
-  // once the first page is drawn (parsing must not delay it): at once, while it is being read,
-  // so that ~0.9 s of parsing is over before a person's first click (a second or more later)
-  const wait = () => {
-    if (app && app.getAttribute("data-test-script-state") !== "notRunning") setTimeout(wait, 100);
-    else setTimeout(() => ("requestIdleCallback" in window
-      ? requestIdleCallback(load) : load()), 300);
+  const drawn = () => !app || (app.getAttribute("data-test-script-state") === "notRunning"
+    && !document.querySelector('[data-testid="stSkeleton"]'));
+  const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+  // a page drawn and left alone for __QUIET__ ms (read, not clicked), then the browser idle
+  const quiet = async () => {
+    for (let calm = 0; calm < __QUIET__; calm = drawn() ? calm + 100 : 0) await sleep(100);
+    await new Promise((done) => ("requestIdleCallback" in window
+      ? requestIdleCallback(done, {timeout: 1000}) : done()));
   };
-  wait();
+  (async () => {  // one chunk at a time: running one holds the page's thread for a while
+    for (const name of __NAMES__) {
+      await quiet();
+      await import(new URL(name, index.src).href).catch(() => {});
+    }
+  })();
 })();</script>"""
+
+
+# Visitors first. The warm-up is pure Python for seconds (importing torch alone takes ~1.1 s of
+# CPU), and beside it a visitor's script got about half of the interpreter lock: the lesson's first
+# visit, clicked while torch was importing, took 0.9-1.4 s of server time instead of 0.6 s. While
+# a page script runs (app.py wraps each in `visitor_script`), the warm-up thread waits between its
+# steps and before each module it imports (torch has ~1,500).
+# It does not wait while a visitor's thread waits for a module the warm-up is importing (e.g. the
+# lesson asks for pandas while the warm-up imports it): only the warm-up can end that wait. And it
+# waits at most GIVE_WAY seconds per busy spell (scripts one after another must not stop it).
+# subtle: the wait is in an audit hook on the "import" event, which CPython raises before it takes
+# any import lock; a finder on sys.meta_path is asked under the global import lock, and waiting
+# there stopped every other thread's imports too.
+GIVE_WAY = 0.4  # seconds
+_visitors = threading.Condition()
+_running = 0  # page scripts running now
+_busy_since = 0.0  # time.monotonic() when `_running` last went from 0 to 1
+_warm_thread: int | None = None  # threading.get_ident() of the warm-up thread while it works
+_hooked = threading.Lock()  # held once the audit hook is in (it cannot be taken out again)
+
+
+@contextmanager
+def visitor_script() -> Iterator[None]:
+    """Around a visitor's page script (app.py): the warm-up gives way while it runs."""
+    global _running, _busy_since
+    with _visitors:
+        if _running == 0:
+            _busy_since = time.monotonic()
+        _running += 1
+    try:
+        yield
+    finally:
+        with _visitors:
+            _running -= 1
+            if _running == 0:
+                _visitors.notify_all()
+
+
+def give_way() -> float:
+    """In the warm-up thread: wait while a page script runs, at most until GIVE_WAY seconds after
+    its busy spell began, and not while a script waits for a module this thread is importing;
+    returns the seconds waited."""
+    began = time.monotonic()
+    with _visitors:
+        while _running and not _import_awaited(threading.get_ident()):
+            left = _busy_since + GIVE_WAY - time.monotonic()
+            if left <= 0:
+                break
+            _visitors.wait(min(left, 0.01))  # subtle: polls, for `_import_awaited` to change
+    return time.monotonic() - began
+
+
+def _import_awaited(thread: int) -> bool:
+    """Whether another thread waits for a module lock that `thread` holds (CPython's import
+    machinery: importlib._bootstrap._blocking_on maps a thread to the lock it waits for, or, from
+    Python 3.12, to a list of them)."""
+    waits = getattr(importlib._bootstrap, "_blocking_on", {})  # noqa: SLF001
+    for held in list(waits.values()):
+        for lock in held if isinstance(held, list) else (held,):
+            if getattr(lock, "owner", None) == thread:
+                return True
+    return False
+
+
+def _before_import(event: str, args: tuple) -> None:  # noqa: ARG001 - sys.addaudithook's
+    """Audit hook: in the warm-up thread, each module import first gives way to page scripts;
+    for every other thread and event it returns at once (it stays for the server's life)."""
+    if event == "import" and _running and threading.get_ident() == _warm_thread:
+        give_way()
 
 
 @functools.cache
@@ -71,8 +161,8 @@ def chunk_files() -> tuple[str, ...]:
 
     tests/test_warmup.py fails when a Streamlit version renames them, instead of the preload
     going quiet."""
-    found = (path.name for prefix in CHUNKS for path in STATIC_JS.glob(f"{prefix}.*.js"))
-    return tuple(sorted(found))
+    found = (sorted(STATIC_JS.glob(f"{prefix}.*.js")) for prefix in CHUNKS)
+    return tuple(path.name for paths in found for path in paths)
 
 
 def preload_chart_code() -> None:
@@ -82,6 +172,7 @@ def preload_chart_code() -> None:
         return
     st.session_state[PRELOADED] = True
     script = PRELOAD_SCRIPT.replace("__NAMES__", json.dumps(list(chunk_files())))
+    script = script.replace("__QUIET__", str(PRELOAD_QUIET_MS))
     st.html(script, unsafe_allow_javascript=True)
 
 
@@ -106,21 +197,38 @@ def page_drawn() -> None:
 def warm() -> dict[str, float]:
     """Do every step in order, once the first page is drawn; returns the seconds each took (a
     failing step is skipped: the page that needs it shows its own message when it runs)."""
+    global _warm_thread
     FIRST_PAGE_DRAWN.wait(FIRST_PAGE_WAIT)
     took: dict[str, float] = {}
-    for name, step in STEPS:
-        began = time.perf_counter()
-        try:
-            step()
-        except Exception:  # noqa: BLE001 - e.g. MiniLM not installed: its pages say so
-            LOG.log(logging.WARNING, "warm-up step %s failed", name, exc_info=True)
-        took[name] = time.perf_counter() - began
+    if _hooked.acquire(blocking=False):
+        sys.addaudithook(_before_import)
+    _warm_thread = threading.get_ident()
+    try:
+        for name, step in STEPS:
+            give_way()
+            began = time.perf_counter()
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - e.g. MiniLM not installed: its pages say so
+                LOG.log(logging.WARNING, "warm-up step %s failed", name, exc_info=True)
+            took[name] = time.perf_counter() - began
+    finally:
+        _warm_thread = None
     # Everything alive now (torch, MiniLM, the page modules, the caches) lives as long as the
     # server: freezing it takes it out of every later garbage collection. A full collection over
     # it took ~160 ms holding the interpreter lock (every session waits), more with a class.
     gc.freeze()
     LOG.log(logging.INFO, "warm-up done: %s", {k: round(v, 2) for k, v in took.items()})
     return took
+
+
+def _light() -> None:
+    """What the lesson's first screens need: modules without torch, and MiniLM's tokenizer."""
+    for module in LIGHT_MODULES:
+        importlib.import_module(module)
+    from explorer_core.ui import pretrained
+
+    pretrained.minilm_tokenizer()
 
 
 def _torch() -> None:
@@ -179,6 +287,7 @@ def _tokenizers() -> None:
 
 
 STEPS = (
-    ("torch", _torch), ("minilm", _minilm), ("imports", _imports), ("charts", _charts),
-    ("runs", _default_runs), ("tokenizers", _tokenizers),
+    ("light", _light), ("torch", _torch), ("minilm", _minilm),
+    ("imports", _imports), ("charts", _charts), ("runs", _default_runs),
+    ("tokenizers", _tokenizers),
 )  # fmt: skip
