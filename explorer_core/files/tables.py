@@ -13,14 +13,16 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from explorer_core.files.export import plain
 from explorer_core.tokenization.base import Token, Tokenizer, hex_bytes, token_label
-from explorer_core.training.loop import EvalRecord, Record, TrainStep
+
+if TYPE_CHECKING:  # training.loop imports torch; the tokenizer pages export tables without it
+    from explorer_core.training.loop import Record
 
 
 def token_table(tokens: Sequence[Token], text: str, counts: Mapping[int, int]) -> pd.DataFrame:
@@ -187,6 +189,8 @@ def neighbours_table(
 def training_log(records: Sequence[Record]) -> dict[str, pd.DataFrame]:
     """Every record of a run, unthinned: "loss" (one row per optimiser step: phase, step,
     seconds, lr, loss and its parts) and "eval" (one row per evaluation: dev Spearman, ...)."""
+    from explorer_core.training.loop import EvalRecord, TrainStep
+
     steps = [asdict(r) for r in records if isinstance(r, TrainStep)]
     evals = [asdict(r) for r in records if isinstance(r, EvalRecord)]
     step_cols = list(TrainStep.__dataclass_fields__)
@@ -200,6 +204,8 @@ def training_log(records: Sequence[Record]) -> dict[str, pd.DataFrame]:
 def training_log_record(records: Sequence[Record]) -> dict[str, list[dict[str, Any]]]:
     """The same log for JSON: {"loss": [one dict per step], "eval": [one per evaluation]};
     loss parts an objective does not have are null."""
+    from explorer_core.training.loop import EvalRecord, TrainStep
+
     return {
         "loss": [asdict(r) for r in records if isinstance(r, TrainStep)],
         "eval": [asdict(r) for r in records if isinstance(r, EvalRecord)],

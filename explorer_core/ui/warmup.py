@@ -39,11 +39,13 @@ LOG = logging.getLogger(__name__)
 FIRST_PAGE_DRAWN = threading.Event()
 FIRST_PAGE_WAIT = 5.0  # seconds the warm-up waits for that at most (a server nobody opens yet)
 # The first page after the server starts is most often followed by the guided lesson (the home
-# page's first link), whose first screens need no torch but pandas, pyarrow and the lesson's
-# modules (~0.5 s to import). Imported before torch, they are in place by a person's first click.
+# page's first link) or the tokenizer pages (the top of the navigation), which need no torch but
+# pandas, pyarrow and their own modules (~0.6 s to import). Imported before torch, they are in
+# place by a person's first click.
 LIGHT_MODULES = (
-    "pandas", "pyarrow", "explorer_core.ui.lesson_screens", "explorer_core.ui.lesson",
-    "explorer_core.ui.tokens", "explorer_core.viz.tokens",
+    "pandas", "pandas.io.formats.style", "pyarrow", "explorer_core.ui.lesson_screens",
+    "explorer_core.ui.lesson", "explorer_core.ui.tokens", "explorer_core.viz.tokens",
+    "explorer_core.ui.lab_replay", "explorer_core.ui.tokenizer", "explorer_core.viz.tokenizer",
 )  # fmt: skip
 MODULES = (  # what the pages import, heaviest first: the first visit of a page pays none of it
     "torch", "explorer_core.bert.model", "explorer_core.ui.attention", "explorer_core.ui.embedding",
@@ -223,7 +225,8 @@ def warm() -> dict[str, float]:
 
 
 def _light() -> None:
-    """What the lesson's first screens need: modules without torch, and MiniLM's tokenizer."""
+    """What the lesson's first screens and the tokenizer pages need: modules without torch, and
+    MiniLM's tokenizer."""
     for module in LIGHT_MODULES:
         importlib.import_module(module)
     from explorer_core.ui import pretrained
@@ -286,8 +289,7 @@ def _tokenizers() -> None:
         tokens.corpus_counts(count_key, tokenizer)
 
 
-STEPS = (
-    ("light", _light), ("torch", _torch), ("minilm", _minilm),
+STEPS = (  # torch-free first: the pages a first click most often opens need none of torch
+    ("light", _light), ("tokenizers", _tokenizers), ("torch", _torch), ("minilm", _minilm),
     ("imports", _imports), ("charts", _charts), ("runs", _default_runs),
-    ("tokenizers", _tokenizers),
 )  # fmt: skip
