@@ -20,6 +20,10 @@ opens headless Chromium (Debian's, flags as in tests/browser.py) and measures, i
   stamped by the page's own clock;
 - page switches through the sidebar navigation (painted).
 
+The widget changes and page switches start once the server is warm (`wait_warm`: its warm-up
+done, the browser's chart code loaded), as the issue's targets say; the cold start measures the
+rest.
+
 Each change alternates between two values, so every repetition is a real change. Printed: one
 table per page with p50 and p95 (milliseconds) and the target each row is held to; written: a JSON
 file with every sample. A benchmark, not a test: timings depend on the machine's load (printed).
@@ -51,6 +55,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]  # fmt: skip
 PORTS = range(8670, 8690)
+WARM_AFTER = 10.0  # seconds after the server's start before the warm measurements begin
 TARGETS = {"server": 300, "painted": 600, "switch": 800, "lesson": 400, "cold": 3000, "first": 1500}
 PAINTED = """() => {
     const app = document.querySelector('[data-testid="stApp"]');
@@ -427,6 +432,19 @@ def quietly(tab: Tab, kind: str, key: str, value: int) -> None:
         pass
 
 
+def wait_warm(tab: Tab, seconds: float) -> None:
+    """The widget and switch targets are for a warm server: wait until this tab has loaded the
+    chart code (the shell's preload, once the first page has been read) and `seconds` have passed
+    since the server started (its warm-up ends ~3-4 s after the first page on this machine).
+    Measured at once, the first clicks fell on both and read up to 1.4 s."""
+    tab.page.wait_for_function(PLOTLY_LOADED, timeout=60_000)
+    time.sleep(max(1.0, tab.server.started + seconds - time.monotonic()))
+
+
+PLOTLY_LOADED = """() => performance.getEntriesByType('resource')
+    .some((entry) => entry.name.includes('/PlotlyChart.'))"""
+
+
 def warm_page(tab: Tab, spec: Page, reps: int, quick: bool) -> dict[str, dict]:
     """Every change of one page, `reps` times each (alternating between its two values)."""
     tab.nav(spec.path) if spec.path else tab.goto("")
@@ -538,6 +556,7 @@ def main() -> None:
             server.wait_healthy()
             tab = Tab(context.new_page(), server)
             tab.goto("")
+            wait_warm(tab, WARM_AFTER)
             for spec in pages:
                 print(f"page /{spec.path} ...", file=sys.stderr)
                 result["changes"][spec.path] = warm_page(tab, spec, args.reps, args.quick)
