@@ -203,7 +203,10 @@ def test_a_slot_is_waited_for_at_most_the_limit_and_never_twice(monkeypatch):
 
 def test_the_app_runs_each_page_inside_a_script_slot(root):
     source = (root / "app.py").read_text(encoding="utf-8")
-    assert "with script_slot():" in source
-    assert source.index("with script_slot():") < source.index("page.run()")
+    run = source.index("page.run()")
+    opening = source.rindex("with ", 0, run)  # the with statement right around the page's run
+    statement = source[opening : source.index(":\n", opening)]
+    assert "script_slot()" in statement, statement
+    assert "warmup.visitor_script()" in statement, statement  # the warm-up gives way to it
     panels = (root / "explorer_core" / "ui" / "train_panels.py").read_text(encoding="utf-8")
     assert "with script_slot():" in panels  # the progress fragment does not pass through app.py

@@ -1,12 +1,12 @@
 """Work done once per server, in the background, so that no visitor waits for it.
 
-`start()` (called by app.py on every run; it starts one thread per server) imports what the
-guided lesson's first screens need, then torch and the page modules, loads MiniLM (tokenizer and
-weights), runs it once on each page's default sentence and trains the built-in tokenizers the
-Text -> tokens -> ids page compares, all through the same cached functions the pages call. A page
-that needs one of them before the thread got there waits on that cache (Streamlit computes each
-entry once) instead of doing the work twice. While a visitor's page script runs, the thread gives
-way to it (`visitor_script`, `give_way`).
+`start()` (called by app.py on every run; it starts one thread per server) imports the torch-free
+modules of the guided lesson and the tokenizer pages, loads the built-in tokenizers the
+Text -> tokens -> ids page compares, then imports torch and the other page modules, loads MiniLM
+(tokenizer and weights) and runs it once on each page's default sentence, all through the same
+cached functions the pages call. A page that needs one of them before the thread got there waits
+on that cache (Streamlit computes each entry once) instead of doing the work twice. While a
+visitor's page script runs, the thread gives way to it (`visitor_script`, `give_way`).
 
 Why in app.py's process and not at import: `streamlit run` imports nothing of ours before the
 first visitor, and importing torch alone takes seconds; the shell and the home page need none of
