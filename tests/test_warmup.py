@@ -26,11 +26,16 @@ SHELL = (  # what app.py imports
 )
 
 
+def python_prints(code: str) -> str:
+    """What a fresh interpreter prints running `code` in the project's root (stripped)."""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    return out.stdout.strip()
+
+
 def test_the_shell_and_home_page_import_no_torch_or_pandas():
     """Importing torch takes seconds: the first painted page must not wait for it."""
-    out = subprocess.run([sys.executable, "-c", SHELL], cwd=ROOT, capture_output=True, text=True,
-                         check=True)  # fmt: skip
-    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+    assert python_prints(SHELL) == "[]"
 
 
 @pytest.mark.slow
@@ -157,15 +162,10 @@ def test_the_preload_goes_to_each_session_once():
     assert len(first) == 1 and again == []
 
 
-TORCH_IMPORTED = "print('torch' in sys.modules)"
-
-
 def test_the_light_step_imports_no_torch():
     """The lesson's first screens are ready before torch: the light step must not import it."""
-    code = "import sys; from explorer_core.ui import warmup; warmup._light(); " + TORCH_IMPORTED
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         check=True)  # fmt: skip
-    assert out.stdout.strip().splitlines()[-1] == "False", out.stdout + out.stderr
+    code = "import sys; from explorer_core.ui import warmup; warmup._light(); "
+    assert python_prints(code + "print('torch' in sys.modules)") == "False"
 
 
 def test_the_warm_up_waits_while_a_page_script_runs(monkeypatch):

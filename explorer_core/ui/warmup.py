@@ -47,11 +47,10 @@ LIGHT_MODULES = (
     "explorer_core.ui.lesson", "explorer_core.ui.tokens", "explorer_core.viz.tokens",
     "explorer_core.ui.lab_replay", "explorer_core.ui.tokenizer", "explorer_core.viz.tokenizer",
 )  # fmt: skip
-MODULES = (  # what the pages import, heaviest first: the first visit of a page pays none of it
+MODULES = (  # the other pages' modules, heaviest first: the first visit of a page pays none of it
     "torch", "explorer_core.bert.model", "explorer_core.ui.attention", "explorer_core.ui.embedding",
-    "explorer_core.ui.lesson_screens", "explorer_core.ui.lesson_model_screens",
-    "explorer_core.ui.tokens", "explorer_core.ui.positions",
-    "explorer_core.viz.attention", "explorer_core.viz.embedding", "explorer_core.viz.tokens",
+    "explorer_core.ui.lesson_model_screens", "explorer_core.ui.positions",
+    "explorer_core.viz.attention", "explorer_core.viz.embedding",
 )  # fmt: skip
 
 
@@ -227,8 +226,7 @@ def warm() -> dict[str, float]:
 def _light() -> None:
     """What the lesson's first screens and the tokenizer pages need: modules without torch, and
     MiniLM's tokenizer."""
-    for module in LIGHT_MODULES:
-        importlib.import_module(module)
+    _import_each(LIGHT_MODULES)
     from explorer_core.ui import pretrained
 
     pretrained.minilm_tokenizer()
@@ -241,7 +239,11 @@ def _torch() -> None:
 
 
 def _imports() -> None:
-    for module in MODULES:
+    _import_each(MODULES)
+
+
+def _import_each(modules: tuple[str, ...]) -> None:
+    for module in modules:
         importlib.import_module(module)
 
 
