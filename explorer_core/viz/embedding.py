@@ -15,7 +15,7 @@ import torch
 
 from explorer_core.analysis.projection import PCA2D
 from explorer_core.bert.embeddings import one_hot_lookup
-from explorer_core.viz.common import DIVERGING, coloured_bars, heatmap, style
+from explorer_core.viz.common import heatmap, signed_bars, style
 
 
 def one_hot_window(
@@ -47,22 +47,9 @@ def lookup_check(weight: torch.Tensor, ids: Sequence[int]) -> tuple[np.ndarray, 
 
 
 def vector_bar(vector: np.ndarray, *, title: str, x_title: str, y_title: str) -> go.Figure:
-    """One vector as bars, one per dimension, coloured by value with a colour bar."""
-    bound = float(np.abs(vector).max()) or 1.0
-    marker, scale = coloured_bars(vector, colorscale=DIVERGING, cmin=-bound, cmax=bound,
-                                  title=y_title)  # fmt: skip
-    fig = go.Figure(
-        [
-            go.Bar(
-                x=list(range(len(vector))),
-                y=vector,
-                marker=marker,
-                showlegend=False,
-                hovertemplate=f"{x_title}: %{{x}}<br>{y_title}: %{{y:.4f}}<extra></extra>",
-            ),
-            scale,
-        ]
-    )
+    """One vector as bars, one per dimension: red above zero, blue below (`signed_bars`)."""
+    hover = f"{x_title}: %{{x}}<br>{y_title}: %{{y:.4f}}<extra></extra>"
+    fig = go.Figure(signed_bars(vector, hover))
     return style(fig, title=title, x_title=x_title, y_title=y_title, height=320)
 
 
