@@ -38,7 +38,10 @@ def test_position_encodings_page(browser):
     browser.open("position-encodings", wait_text="Sinusoidal table")
     browser.page.locator(f"{PLOT} .main-svg").first.wait_for()
     browser.screenshot("embed-positions")
-    browser.shoot_charts("embed-positions", 5)
+    browser.shoot_charts("embed-positions", 2)  # RoPE up close is behind its toggle
+    browser.page.get_by_text("Show one pair's rotation").click()
+    browser.wait_idle("Frequency spectrum")
+    browser.shoot_charts("embed-positions-close-up", 5)
     browser.page.locator(MAIN_BUTTON, has_text="Rotary (RoPE)").click()
     browser.wait_idle("RoPE angles")
     browser.shoot_charts("embed-positions-rope", 5)
@@ -71,5 +74,6 @@ def test_embed_pages_in_chinese(browser):
     browser.wait_idle("比较")
     browser.page.locator(f"{PLOT} .main-svg").first.wait_for()
     browser.screenshot("embed-positions-zh")
+    browser.page.get_by_text("显示一个分量对的旋转").click()  # RoPE up close, behind its toggle
     browser.shoot_charts("embed-positions-zh", 5)
     check_clean(browser)

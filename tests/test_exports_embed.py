@@ -21,7 +21,7 @@ SMALL = {"emb.pos.length": 32, "emb.pos.dim": 16, "emb.pos.trained": 16, "emb.po
 
 def test_sinusoidal_table_similarity_and_rope_downloads_match_the_formulas():
     with recording():
-        at = app_test("lessons/embed_positions.py", state=SMALL)
+        at = app_test("lessons/embed_positions.py", state={**SMALL, "emb.pos.rope": True})
     assert not at.exception
     keys = ("table", "similarity", "rotation", "spectrum", "decay")
     assert {f"emb.pos.dl.{k}" for k in keys} <= set(buttons(at))

@@ -63,8 +63,10 @@ def test_relative_clip_window_slider():
 
 def test_rotary_views_and_decay():
     at = app_test(
-        PAGE, state={**SMALL, "emb.pos.scheme": "rotary", "emb.pos.base": 100, "emb.pos.pair": 1}
-    )
+        PAGE,
+        state={**SMALL, "emb.pos.scheme": "rotary", "emb.pos.base": 100, "emb.pos.pair": 1,
+               "emb.pos.rope": True},
+    )  # fmt: skip
     assert not at.exception
     sim = _z(figure_with_title(at, "position-only q·k"), 32)
     assert np.allclose(np.diag(sim), 1.0, atol=1e-6)
@@ -99,12 +101,13 @@ def test_comparison_table_and_chinese():
     table = at.dataframe[0].value
     assert table.shape == (4, 5)
     assert "RoPE" in table.iloc[3, 0] and "LLaMA" in table.iloc[3, 4]
-    at.toggle(key="emb.pos.rope").set_value(False).run()
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 2  # RoPE up close is off by default
+    at.toggle(key="emb.pos.rope").set_value(True).run()
+    assert len(at.get("plotly_chart")) == 5
 
 
 def test_remembered_pair_outside_a_narrower_width_is_clamped():
-    at = app_test(PAGE, state={"emb.pos.dim": 8, "emb.pos.pair": 20})
+    at = app_test(PAGE, state={"emb.pos.dim": 8, "emb.pos.pair": 20, "emb.pos.rope": True})
     assert not at.exception
     assert at.slider(key="emb.pos.pair").value == 3
     assert "Pair 3 of (1, 0)" in figure_with_title(at, "Pair 3")["layout"]["title"]["text"]

@@ -100,7 +100,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("emb.pos.clip", 4, span=(1, 32)),
         S("emb.pos.trained", 64, span=(8, 512)),
         S("emb.pos.scheme", "sinusoidal", choices=("sinusoidal", "learned", "relative", "rotary")),
-        S("emb.pos.rope", True),
+        S("emb.pos.rope", False),  # three more charts: on a page switch, ~170 ms of the browser
         S("emb.pos.pair", 4),  # a frequency pair: its range is the width (dim // 2 - 1)
     ),
     "lessons/embed_sum.py": _table(
