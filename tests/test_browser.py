@@ -50,6 +50,21 @@ def test_the_home_page_loads_the_chart_code_while_it_is_read(browser):
     assert browser.exceptions() == [] and browser.plotly_warnings() == []
 
 
+def test_the_lessons_first_visit_finds_its_code_loaded(browser):
+    """The lesson's first screen (a table, a text box, buttons, metrics) fetches no code: the
+    shell preloaded every element's code while the home page was read, so its first visit no
+    longer waits for ~10 chunks fetched one after another (ui/warmup.py CHUNKS; a new kind of
+    element on the lesson fails this until it is added there)."""
+    browser.open("")
+    browser.page.wait_for_timeout(3000)
+    before = len(browser.requests)
+    browser.page.locator('[data-testid="stSidebar"] a', has_text="Guided lesson").first.click()
+    browser.wait_idle()
+    browser.page.locator('[data-testid="stDataFrame"]').first.wait_for()
+    fetched = [url.rsplit("/", 1)[-1] for url in browser.requests[before:] if "/static/js/" in url]
+    assert fetched == [] and browser.exceptions() == []
+
+
 def test_a_first_page_loads_no_code_box_component(app_url):
     """The view's link sits behind a button: an st.code drawn open on every page made the browser
     load and run Streamlit's syntax highlighter (~0.4 s of the first paint on this machine)."""

@@ -144,9 +144,12 @@ def test_the_chart_code_to_preload_is_found():
     otherwise go quiet and the first chart of every session wait for plotly.js again."""
     from explorer_core.ui import warmup
 
-    names = warmup.chunk_files()
-    assert [n.split(".")[0] for n in names] == list(warmup.CHUNKS)
-    script = warmup.PRELOAD_SCRIPT.replace("__NAMES__", "[]")
+    groups = warmup.chunk_groups()
+    assert [[n.split(".")[0] for n in group] for group in groups] == [
+        list(group) for group in warmup.CHUNKS
+    ]
+    assert groups[-1] == tuple(n for n in warmup.chunk_files() if n.startswith("PlotlyChart."))
+    script = warmup.PRELOAD_SCRIPT.replace("__GROUPS__", "[]")
     assert script.startswith("<script>") and "notRunning" in script
 
 

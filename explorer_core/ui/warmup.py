@@ -54,15 +54,22 @@ MODULES = (  # the other pages' modules, heaviest first: the first visit of a pa
 )  # fmt: skip
 
 
-# The browser's half: Streamlit's frontend loads the code of a chart or table the first time a page
-# shows one. The Plotly chunk alone is ~4.7 MB; parsing and running it took ~0.9 s of the first
-# chart page's visit (text -> ids: painted 1.8 s, server 0.3 s; Chromium's JS profiler). The shell
-# asks the browser to load them once per session, one at a time, each once a page has been drawn
-# and left alone for PRELOAD_QUIET_MS: the table code first (the lesson's first screen shows a
-# table), then Plotly. Both at once, ~0.4 s of running Plotly's code fell in the middle of the
-# lesson's first visit (clicked at once after the home page) and held back its table.
+# The browser's half: Streamlit's frontend loads the code of an element the first time a page
+# shows one, each chunk asking for the next (a text box needed ~10 files, fetched one after another:
+# ~0.3 s of the lesson's first visit). The Plotly chunk alone is ~4.7 MB; running it holds the
+# page's thread ~0.9 s (text -> ids' first visit painted 1.8 s, server 0.3 s; Chromium's JS
+# profiler), and a click in that time waits for it. So the shell asks the browser, once per session
+# and once a page has been drawn and left alone for PRELOAD_QUIET_MS, for the code of every element
+# the pages use: first the small ones and the table code together (the lesson's first screen shows
+# a table, a text box, buttons and metrics), then Plotly on its own (both at once, ~0.4 s of
+# Plotly's code fell in the middle of the lesson's first visit, clicked at once, and held back its
+# table).
 STATIC_JS = Path(st.__file__).parent / "static" / "static" / "js"
-CHUNKS = ("DataFrame", "PlotlyChart")  # file name prefixes of lazily loaded code, in load order
+CHUNKS = (  # file name prefixes of lazily loaded code, one group after another
+    ("DataFrame", "Table", "Button", "TextInput", "TextArea", "NumberInput", "Selectbox", "Slider",
+     "Radio", "Metric", "Progress", "rehype-katex", "rehype-raw"),
+    ("PlotlyChart",),
+)  # fmt: skip
 PRELOAD_QUIET_MS = 300  # a page drawn and not clicked for this long is being read
 PRELOADED = "app.chunks_preloaded"  # session key: the script went to this browser tab
 PRELOAD_SCRIPT = """<script>(() => {
@@ -78,10 +85,11 @@ PRELOAD_SCRIPT = """<script>(() => {
     await new Promise((done) => ("requestIdleCallback" in window
       ? requestIdleCallback(done, {timeout: 1000}) : done()));
   };
-  (async () => {  // one chunk at a time: running one holds the page's thread for a while
-    for (const name of __NAMES__) {
+  const load = (name) => import(new URL(name, index.src).href).catch(() => {});
+  (async () => {  // one group at a time: running Plotly's code holds the page's thread a while
+    for (const names of __GROUPS__) {
       await quiet();
-      await import(new URL(name, index.src).href).catch(() => {});
+      await Promise.all(names.map(load));
     }
   })();
 })();</script>"""
@@ -157,13 +165,21 @@ def _before_import(event: str, args: tuple) -> None:  # noqa: ARG001 - sys.addau
 
 
 @functools.cache
-def chunk_files() -> tuple[str, ...]:
-    """The installed Streamlit's files for `CHUNKS` (their names carry a content hash).
+def chunk_groups() -> tuple[tuple[str, ...], ...]:
+    """The installed Streamlit's files for `CHUNKS`, group by group (their names carry a content
+    hash).
 
     tests/test_warmup.py fails when a Streamlit version renames them, instead of the preload
     going quiet."""
-    found = (sorted(STATIC_JS.glob(f"{prefix}.*.js")) for prefix in CHUNKS)
-    return tuple(path.name for paths in found for path in paths)
+    return tuple(
+        tuple(path.name for prefix in group for path in sorted(STATIC_JS.glob(f"{prefix}.*.js")))
+        for group in CHUNKS
+    )
+
+
+def chunk_files() -> tuple[str, ...]:
+    """Every file `chunk_groups` names, in load order."""
+    return tuple(name for group in chunk_groups() for name in group)
 
 
 def preload_chart_code() -> None:
@@ -172,7 +188,7 @@ def preload_chart_code() -> None:
     if st.session_state.get(PRELOADED) or not chunk_files():
         return
     st.session_state[PRELOADED] = True
-    script = PRELOAD_SCRIPT.replace("__NAMES__", json.dumps(list(chunk_files())))
+    script = PRELOAD_SCRIPT.replace("__GROUPS__", json.dumps(chunk_groups()))
     script = script.replace("__QUIET__", str(PRELOAD_QUIET_MS))
     st.html(script, unsafe_allow_javascript=True)
 
