@@ -4,7 +4,9 @@ Starts the app the README's way (`streamlit run app.py` on a free port, default 
 opens headless Chromium (Debian's, flags as in tests/browser.py) and measures, in one run:
 
 - cold start: server start to the first painted home page, then the first visit of each page
-  through the navigation (a fresh server each repetition: `--cold-reps`), each clicked `--read`
+  through the navigation (a fresh server and a new browser with an empty profile each repetition,
+  a person's first visit: `--cold-reps`; `--drop-caches` also empties the operating system's file
+  cache before each server start, as after a boot), each clicked `--read`
   seconds after the page before it was painted (default 1: a person reads before clicking; 0
   clicks at once, the strictest: the browser's chart-code preload then never finds a quiet
   moment, and the first chart page loads Plotly itself);
@@ -423,25 +425,49 @@ def summary(values: list[float]) -> dict[str, float]:
     return {"n": len(values), "p50": statistics.median(values), "p95": percentile(values, 0.95)}
 
 
-def cold_start(browser_ctx, port: int, pages: list[Page], read: float) -> dict:  # noqa: ANN001
+def cold_start(playwright, port: int, pages: list[Page], read: float, drop: bool) -> dict:  # noqa: ANN001
     """Server start to the first painted page, then the first visit of each page, clicked `read`
-    seconds after the page before it was painted (ms)."""
-    server = Server(port)
-    page = browser_ctx.new_page()
-    try:
-        server.wait_healthy()
-        tab = Tab(page, server)
-        tab.page.goto(f"{server.url}/")
-        result = {"start": tab.settle(server.started)[1]}
-        for spec in pages:
-            if spec.path:
-                time.sleep(read)
-                result[spec.path] = tab.nav(spec.path, paced=False)[1]
-        result["errors"] = len(tab.errors)
-        return result
-    finally:
-        page.close()
-        server.stop()
+    seconds after the page before it was painted (ms). The browser is a new one with an empty
+    profile each time, a person opening the app for the first time: its cache holds none of
+    Streamlit's code (a second visit in the same profile started ~0.6 s sooner). `drop`: the
+    operating system's file cache is emptied once the browser runs, so the server reads Python,
+    torch and MiniLM from disk, as on the first start after a machine boots."""
+    with tempfile.TemporaryDirectory() as profile:
+        context = launch(playwright, profile)
+        page = context.new_page()
+        if drop:
+            drop_file_cache()
+        server = Server(port)
+        try:
+            server.wait_healthy()
+            tab = Tab(page, server)
+            tab.page.goto(f"{server.url}/")
+            result = {"start": tab.settle(server.started)[1]}
+            for spec in pages:
+                if spec.path:
+                    time.sleep(read)
+                    result[spec.path] = tab.nav(spec.path, paced=False)[1]
+            result["errors"] = len(tab.errors)
+            return result
+        finally:
+            context.close()
+            server.stop()
+
+
+def launch(playwright, profile: str):  # noqa: ANN001, ANN201 - Playwright's objects
+    return playwright.chromium.launch_persistent_context(
+        profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+        viewport={"width": 1400, "height": 1000},
+    )  # fmt: skip
+
+
+DROP_CACHES = Path("/proc/sys/vm/drop_caches")
+
+
+def drop_file_cache() -> None:
+    """Empty the kernel's page cache (root only; `--drop-caches` checks that first)."""
+    os.sync()
+    DROP_CACHES.write_text("3\n")
 
 
 def quietly(tab: Tab, kind: str, key: str, value: int) -> None:
@@ -533,7 +559,9 @@ def report(result: dict) -> None:
     print(f"\npage switches, all pages pooled (n={len(every)}): "
           f"{fmt(summary(every), TARGETS['switch'])}")  # fmt: skip
     cold = summary([c["start"] for c in result["cold"]])
-    print(f"\ncold start to first painted page: {fmt(cold, TARGETS['cold'])}")
+    files = "files read from disk" if result["drop_caches"] else "files in the OS cache"
+    print(f"\ncold start to first painted page (a new server, a new browser, {files}): "
+          f"{fmt(cold, TARGETS['cold'])}")  # fmt: skip
     print(f"first visit of each page after a cold start, clicked {result['read']:g} s after the "
           f"page before it was painted (n={len(result['cold'])}):")  # fmt: skip
     for spec in PAGES:
@@ -552,26 +580,30 @@ def main() -> None:
     parser.add_argument(
         "--read", type=float, default=1.0, help="cold start: seconds from a paint to the next click"
     )
+    parser.add_argument(
+        "--drop-caches", action="store_true",
+        help="cold start: empty the OS file cache before each server start (root only)",
+    )  # fmt: skip
     parser.add_argument("--pages", default="", help="comma-separated url paths (home: 'home')")
     parser.add_argument("--port", type=int, default=None)
     parser.add_argument("--json", type=Path, default=ROOT / "artifacts" / "page_latency.json")
     args = parser.parse_args()
+    if args.drop_caches and not os.access(DROP_CACHES, os.W_OK):
+        raise SystemExit(f"--drop-caches: {DROP_CACHES} is not writable (run as root)")
     wanted = {p.strip() for p in args.pages.split(",") if p.strip()}
     pages = [p for p in PAGES if not wanted or (p.path or "home") in wanted]
     cold_reps = args.cold_reps if args.cold_reps is not None else (1 if args.quick else 3)
     from playwright.sync_api import sync_playwright
 
     result = {"load_start": load(), "reps": args.reps, "quick": args.quick, "read": args.read,
-              "cold": [], "changes": {}, "switches": {}, "errors": []}  # fmt: skip
+              "drop_caches": args.drop_caches, "cold": [], "changes": {}, "switches": {},
+              "errors": []}  # fmt: skip
     with tempfile.TemporaryDirectory() as profile, sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1400, "height": 1000},
-        )  # fmt: skip
         port = free_port(args.port)
         for _ in range(cold_reps):
-            result["cold"].append(cold_start(context, port, list(PAGES), args.read))
+            result["cold"].append(cold_start(p, port, list(PAGES), args.read, args.drop_caches))
             print(f"cold start: {result['cold'][-1]}", file=sys.stderr)
+        context = launch(p, profile)
         server = Server(port)
         try:
             server.wait_healthy()
