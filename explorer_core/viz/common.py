@@ -17,7 +17,9 @@ pio.templates.default = "plotly_white"
 
 SEQUENTIAL = "Viridis"  # perceptually uniform, readable in grey and with colour blindness
 DIVERGING = "RdBu_r"  # blue negative, red positive; centre at 0 with zmid=0
-POSITIVE, NEGATIVE = "rgb(178,24,43)", "rgb(33,102,172)"  # DIVERGING's second stop from each end
+_DIVERGING_STOPS = plotly.colors.get_colorscale(DIVERGING)  # [[position, colour], ...]
+POSITIVE = _DIVERGING_STOPS[-2][1]  # a clearly positive value's red: the second stop from the top
+NEGATIVE = _DIVERGING_STOPS[1][1]  # and a clearly negative value's blue
 CATEGORICAL = (  # Okabe-Ito, safe for the common colour-vision deficiencies
     "#0072B2",
     "#E69F00",
