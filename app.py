@@ -63,7 +63,7 @@ for spec in available_pages():
 
 page = st.navigation(sections, position="top" if presenting else "sidebar")
 if "train.run" in st.session_state and page.url_path != "train-model":  # it polls its own run
-    from explorer_core.ui.train_run import keep_alive  # keeps the session's run alive elsewhere
+    from explorer_core.ui.training.run import keep_alive  # keeps the session's run alive elsewhere
 
     keep_alive()
 if presenting and (ROOT / LESSON_FILE).is_file():  # a page link needs the navigation first

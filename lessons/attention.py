@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core.ui import attention_views as views
-from explorer_core.ui.attention import (
+from explorer_core.ui.attention import views
+from explorer_core.ui.attention.calls import (
     SOURCES,
     SourceUnavailable,
     batch_key,

@@ -11,15 +11,15 @@ from explorer_core.inputs.pairs import (
     parse_tab_pairs,
 )
 from explorer_core.ui import quiz
-from explorer_core.ui.attention import (
+from explorer_core.ui.attention.calls import (
     corpus_pairs,
     minilm_tokenizer,
     mlm_draw,
     pair_layout,
 )
+from explorer_core.ui.attention.inputs_views import mlm_views, tutorial_view
 from explorer_core.ui.export import download_csv
 from explorer_core.ui.i18n import t
-from explorer_core.ui.inputs_views import mlm_views, tutorial_view
 from explorer_core.ui.settings import bind, choices, defaults
 from explorer_core.ui.state import init, share_link, url_synced
 from explorer_core.viz import attention as viz

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer_core.ui.embeddings.position_views import Sliders, beyond_trained, scheme_view
+from explorer_core.ui.embeddings.positions import rope_close_up, scheme_comparison
 from explorer_core.ui.i18n import t
-from explorer_core.ui.position_views import Sliders, beyond_trained, scheme_view
-from explorer_core.ui.positions import rope_close_up, scheme_comparison
 from explorer_core.ui.settings import bind, choices, defaults
 from explorer_core.ui.state import init, share_link, url_synced
 

@@ -7,7 +7,7 @@ import streamlit as st
 
 from explorer_core.bert.embeddings import layer_norm_trace
 from explorer_core.files import tables
-from explorer_core.ui.embedding import (
+from explorer_core.ui.embeddings.calls import (
     encode_pair,
     pair_components,
     pick_source,

@@ -6,17 +6,17 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core.files import tables
-from explorer_core.ui.embedding import (
+from explorer_core.ui.embeddings.calls import (
     id_labels,
     pick_source,
     pick_token,
     tokens_of,
 )
+from explorer_core.ui.embeddings.token_map import token_map
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import bind, choices, defaults
 from explorer_core.ui.state import init, share_link, url_synced
-from explorer_core.ui.token_map import token_map
 from explorer_core.viz import embedding as viz
 
 DEFAULTS = defaults("lessons/embed_tokens.py")  # declared in explorer_core/ui/settings.py

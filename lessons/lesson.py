@@ -9,9 +9,9 @@ from streamlit.errors import StreamlitAPIException
 
 from explorer_core.analysis import lesson as core
 from explorer_core.bert.pretrained import PretrainedUnavailable
-from explorer_core.ui import lesson as data
-from explorer_core.ui import lesson_screens as screens
 from explorer_core.ui.i18n import CATALOGUE, t
+from explorer_core.ui.lesson import calls as data
+from explorer_core.ui.lesson import screens
 from explorer_core.ui.nav import PAGES
 from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import bound, init, share_link

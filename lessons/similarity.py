@@ -7,12 +7,12 @@ from functools import partial
 
 import streamlit as st
 
-from explorer_core.ui import similarity_views as views
-from explorer_core.ui import training as ui
 from explorer_core.ui.export import download_json
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import bind, choices, defaults
+from explorer_core.ui.similarity import views
 from explorer_core.ui.state import init, share_link, url_synced
+from explorer_core.ui.training import calls as ui
 
 VIEWS, POOLING_MODES = choices("sim.view"), choices("sim.pooling")
 DEFAULTS = defaults("lessons/similarity.py")  # declared in explorer_core/ui/settings.py

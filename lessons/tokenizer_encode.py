@@ -7,11 +7,11 @@ import streamlit as st
 
 from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.files import tables
-from explorer_core.ui import tokens as cache
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
+from explorer_core.ui.tokens import calls as cache
 from explorer_core.viz import tokens as viz
 
 sources = cache.available_sources()

@@ -6,8 +6,6 @@ import streamlit as st
 
 from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.tokenization.base import VocabTooSmall
-from explorer_core.ui import lab_replay, lab_views
-from explorer_core.ui import tokenizer as lab
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import bind, choices, defaults
 from explorer_core.ui.state import (
@@ -17,6 +15,9 @@ from explorer_core.ui.state import (
     share_link,
     url_synced,
 )
+from explorer_core.ui.tokenizer_lab import calls as lab
+from explorer_core.ui.tokenizer_lab import replay as lab_replay
+from explorer_core.ui.tokenizer_lab import views as lab_views
 from explorer_core.viz import tokenizer as viz
 
 PLAY_SECONDS = 0.8  # one scrubber step per tick while playing

@@ -9,25 +9,25 @@ import streamlit as st
 from explorer_core.tokenization import ALGORITHMS
 from explorer_core.training.choices import OBJECTIVES
 from explorer_core.training.presets import PRESETS
-from explorer_core.ui import train_run as runs
-from explorer_core.ui import training as ui
-from explorer_core.ui.comparison import comparison_panel, start_panel
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import SHARED_TOKENIZER, init, share_link, url_synced
-from explorer_core.ui.train_panels import (
-    DRAWN_KEY,
-    progress_panel,
-    result_panel,
-    tokenizer_panel,
-)
-from explorer_core.ui.train_settings import (
+from explorer_core.ui.training import calls as ui
+from explorer_core.ui.training import run as runs
+from explorer_core.ui.training.comparison import comparison_panel, start_panel
+from explorer_core.ui.training.form import (
     SIZE_KEYS,
     data_panel,
     model_panel,
     objective_panel,
     plan_panel,
     reset_sizes,
+)
+from explorer_core.ui.training.panels import (
+    DRAWN_KEY,
+    progress_panel,
+    result_panel,
+    tokenizer_panel,
 )
 
 DEFAULTS = defaults("lessons/train_model.py") | {

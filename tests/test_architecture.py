@@ -118,7 +118,7 @@ def used_text_keys(path) -> set[str]:
 
 
 def test_every_literal_text_key_used_by_pages_exists():
-    files = [ROOT / "app.py", *ROOT.glob("lessons/*.py"), *ROOT.glob("explorer_core/ui/*.py")]
+    files = [ROOT / "app.py", *ROOT.glob("lessons/*.py"), *ROOT.glob("explorer_core/ui/**/*.py")]
     for path in files:
         missing = used_text_keys(path) - CATALOGUE["en"].keys()
         assert not missing, f"{path.name} uses unknown text keys {sorted(missing)}"

@@ -144,9 +144,10 @@ def test_train_page_offers_the_gpu_only_when_torch_sees_one(monkeypatch):
 
 @pytest.mark.slow
 def test_minilm_and_the_baseline_are_scored_once_per_server(monkeypatch):
-    """Thirty sessions whose runs end together must not each score MiniLM (ui/comparison.py)."""
-    from explorer_core.ui import comparison as panel
+    """Thirty sessions whose runs end together must not each score MiniLM
+    (ui/training/comparison.py)."""
     from explorer_core.ui.state import SHARED_MODEL
+    from explorer_core.ui.training import comparison as panel
 
     panel._rows_as_is.clear()
     scored, real = [], panel.compare

@@ -74,7 +74,7 @@ def test_neighbours_file_is_the_ranking_of_the_chart(minilm):
 def test_pairs_file_holds_every_dev_pair_with_gold_and_predicted():
     from explorer_core.analysis.similarity import TextEncoder, pair_cosines
     from explorer_core.ui.state import SHARED_MODEL
-    from explorer_core.ui.training import PARTS_KEY
+    from explorer_core.ui.training.calls import PARTS_KEY
 
     shared, parts = tiny_shared()
     state = {SHARED_MODEL: shared, PARTS_KEY: ("built-in", parts), "sim.view": "pairs",

@@ -11,12 +11,16 @@ from explorer_core.ui.nav import available_pages
 from tests.conftest import ROOT, app_test
 from tests.translation import foreign, hard_coded, untranslated
 
-# Every file that draws: the shell, the pages and the UI layer (its catalogue is the text itself).
+# Every file that draws: the shell, the pages and the UI layer (its text modules are the text).
 DRAWING_FILES = sorted(
     [
         ROOT / "app.py",
         *(ROOT / "lessons").glob("*.py"),
-        *(ROOT / "explorer_core" / "ui").glob("*.py"),
+        *(
+            path
+            for path in (ROOT / "explorer_core" / "ui").rglob("*.py")
+            if not path.stem.startswith("texts") and path.parent.name != "texts"
+        ),
     ]
 )
 

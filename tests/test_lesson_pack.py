@@ -282,8 +282,10 @@ def test_the_pack_keeps_only_declared_settings_so_no_button_or_upload():
 
 def test_internal_keys_of_the_ui_are_never_settings():
     from explorer_core.files.pack_settings import is_setting_key
-    from explorer_core.ui import train_panels, train_run, training
     from explorer_core.ui.pack import LAB_KEY, RESULT_KEY
+    from explorer_core.ui.training import calls as training
+    from explorer_core.ui.training import panels as train_panels
+    from explorer_core.ui.training import run as train_run
 
     for key in (training.RUN_KEY, training.PUBLISHED_KEY, training.ZIP_SEEN_KEY,
                 training.SCORES_KEY, training.PARTS_KEY, training.FRESH_KEY,

@@ -216,7 +216,7 @@ def test_head_charts_are_clickable_and_outline_the_picked_cell(page):
 
 def test_a_click_on_a_cell_picks_query_and_key():
     """The chart's callback turns a clicked point (x: key label, y: query label) into positions."""
-    from explorer_core.ui.attention_views import clicked_cell
+    from explorer_core.ui.attention.views import clicked_cell
 
     labels = ["0 · [CLS]", "1 · the", "2 · cat", "3 · sat"]
     assert clicked_cell([{"x": "2 · cat", "y": "3 · sat", "z": 0.1}], labels) == (3, 2)

@@ -157,7 +157,7 @@ def test_a_draw_without_selected_tokens_asks_nothing():
 
 
 def selected(text: str, seed: int) -> bool:
-    from explorer_core.ui.attention import minilm_tokenizer, mlm_draw
+    from explorer_core.ui.attention.calls import minilm_tokenizer, mlm_draw
 
     return any(k in (1, 2, 3) for k in mlm_draw(minilm_tokenizer(), text, seed).kinds)
 

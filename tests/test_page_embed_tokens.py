@@ -133,7 +133,7 @@ def test_fresh_model_with_a_lab_tokenizer():
 @pytest.fixture
 def no_minilm(tmp_path, monkeypatch):
     """Point the pretrained model at an empty folder, with the model caches emptied around it."""
-    from explorer_core.ui import embedding as ui
+    from explorer_core.ui.embeddings import calls as ui
 
     caches = (ui.minilm_embeddings, ui.minilm_tokenizer, ui.pretrained_position_table)
     for cache in caches:
@@ -160,7 +160,7 @@ def test_missing_pretrained_model_is_explained(no_minilm):
 def test_the_map_is_computed_once_per_sentence(monkeypatch):
     """Picking another token or flipping the model source and back reuses the session's map: it
     compares the sentence with all 30,522 rows of MiniLM's table."""
-    from explorer_core.ui import token_map
+    from explorer_core.ui.embeddings import token_map
 
     calls = []
     real = token_map.neighbourhood_map

@@ -176,7 +176,7 @@ def test_awkward_sentences_run_through_every_step(text):
 
 def test_the_first_four_screens_need_no_torch(root):
     """Right after a server starts, its warm-up imports torch for 1-2 s; the lesson's text, bytes,
-    tokens and ids screens are drawn without waiting for it (ui/lesson_screens.py)."""
+    tokens and ids screens are drawn without waiting for it (ui/lesson/screens.py)."""
     code = (
         "import os, sys\n"
         "os.environ['EXPLORER_WARMUP'] = '0'\n"

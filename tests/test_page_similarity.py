@@ -73,7 +73,7 @@ def test_nearest_neighbours_are_ranked_by_cosine():
 def test_trained_model_next_to_its_start_and_minilm():
     from explorer_core.analysis.similarity import TextEncoder
     from explorer_core.ui.state import SHARED_MODEL
-    from explorer_core.ui.training import PARTS_KEY
+    from explorer_core.ui.training.calls import PARTS_KEY
 
     shared, parts = tiny_shared()
     at = app_test(PAGE, state={SHARED_MODEL: shared, PARTS_KEY: ("built-in", parts)})
@@ -107,7 +107,7 @@ def test_dev_pairs_scatter_shows_where_the_model_is_wrong():
     from explorer_core.analysis.similarity import TextEncoder, pair_cosines
     from explorer_core.training.metrics import spearman
     from explorer_core.ui.state import SHARED_MODEL
-    from explorer_core.ui.training import PARTS_KEY
+    from explorer_core.ui.training.calls import PARTS_KEY
 
     shared, parts = tiny_shared()
     at = app_test(PAGE, state={SHARED_MODEL: shared, PARTS_KEY: ("built-in", parts)})

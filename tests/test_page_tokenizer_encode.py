@@ -53,7 +53,7 @@ def test_default_is_real_bert_with_spans_and_table(default_run, minilm_dir):
 
 
 def test_comparison_chart_holds_each_tokenizers_tokens_per_character(default_run):
-    from explorer_core.ui import tokens as cache
+    from explorer_core.ui.tokens import calls as cache
 
     at = default_run
     text = at.session_state["tok.encode.text"]
@@ -83,7 +83,7 @@ def test_hand_counted_bars():
 
 
 def test_switching_tokenizer_and_partial_bytes():
-    from explorer_core.ui import tokens as cache
+    from explorer_core.ui.tokens import calls as cache
 
     at = app_test(
         PAGE, timeout=180, state={"tok.encode.text": "齉 ok", "tok.encode.compare": False}

@@ -12,8 +12,8 @@ from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.tokenization import new_tokenizer
 from explorer_core.tokenization.base import VocabTooSmall
 from explorer_core.tokenization.byte_bpe import ByteBPETokenizer
-from explorer_core.ui import tokenizer as lab
 from explorer_core.ui.state import SHARED_TOKENIZER, SHARED_TOKENIZER_NAME
+from explorer_core.ui.tokenizer_lab import calls as lab
 from explorer_core.viz import tokenizer as viz
 from tests.conftest import app_test
 

@@ -26,7 +26,7 @@ def test_defaults_render_without_a_run():
 def test_short_run_finishes_publishes_and_feeds_the_similarity_page():
     from explorer_core.training.choices import SharedModel
     from explorer_core.ui.state import SHARED_MODEL
-    from explorer_core.ui.training import PARTS_KEY
+    from explorer_core.ui.training.calls import PARTS_KEY
 
     at = small(app_test(PAGE))
     at.button(key="train.start").click().run()
@@ -132,7 +132,7 @@ def _zip(files: dict[str, bytes]) -> bytes:
 
 def test_bad_zips_keep_the_previous_model_and_a_good_zip_replaces_it():
     from explorer_core.ui.state import SHARED_MODEL
-    from explorer_core.ui.training import zip_bytes
+    from explorer_core.ui.training.calls import zip_bytes
 
     shared, _ = tiny_shared()
     at = app_test(PAGE, state={SHARED_MODEL: shared})
@@ -220,7 +220,7 @@ def test_preset_sizes_survive_hiding_the_editor():
 @pytest.fixture
 def fresh_admission(monkeypatch):
     """The server's admission rebuilt from the environment the test sets, and dropped after."""
-    from explorer_core.ui import train_run as training
+    from explorer_core.ui.training import run as training
 
     def make(**env):
         for name, value in env.items():

@@ -208,5 +208,5 @@ def test_the_app_runs_each_page_inside_a_script_slot(root):
     statement = source[opening : source.index(":\n", opening)]
     assert "script_slot()" in statement, statement
     assert "warmup.visitor_script()" in statement, statement  # the warm-up gives way to it
-    panels = (root / "explorer_core" / "ui" / "train_panels.py").read_text(encoding="utf-8")
+    panels = (root / "explorer_core" / "ui" / "training" / "panels.py").read_text(encoding="utf-8")
     assert "with script_slot():" in panels  # the progress fragment does not pass through app.py

@@ -44,7 +44,8 @@ def test_warm_up_fills_the_pages_caches(monkeypatch):
     functions that would build them again are broken on purpose and never called."""
     from explorer_core.files import tokenizer_cache
     from explorer_core.tokenization import ALGORITHMS
-    from explorer_core.ui import pretrained, tokens, warmup
+    from explorer_core.ui import pretrained, warmup
+    from explorer_core.ui.tokens import calls as tokens
 
     monkeypatch.setattr(warmup, "FIRST_PAGE_DRAWN", drawn())
     took = warmup.warm()
@@ -125,7 +126,7 @@ def test_the_warm_up_goes_on_when_nobody_opens_a_page(monkeypatch):
 
 def test_the_warm_up_runs_the_attention_pages_default_sentence():
     from explorer_core.ui import settings
-    from explorer_core.ui.attention import DEFAULT_TEXT
+    from explorer_core.ui.attention.calls import DEFAULT_TEXT
 
     assert settings.declared()["attn.text"].default == DEFAULT_TEXT
 

@@ -6,7 +6,7 @@ Streamlit writes some texts itself, in English only, with no setting to change t
   is the server's own;
 - button names and tooltips ("Fullscreen", "Download as CSV", "Search", "Help for …"), the
   select boxes' "Choose an option" and the "Skip to main content" link: a small script in the
-  page puts the catalogue's words (catalog/chrome.py) in their place, as Streamlit draws them.
+  page puts the catalogue's words (texts/chrome.py) in their place, as Streamlit draws them.
   Screen readers read the translated names too. Switching back to English restores the originals.
 """
 

@@ -1,8 +1,10 @@
 """The text catalogue: every string a page shows comes from here, in English and Chinese.
 
-Each module in `explorer_core.ui.catalog` holds two dicts, `EN` and `ZH`, with the same keys
-(prefixed by page, e.g. "tok.title"). They are merged into one catalogue per language at import.
-A test fails when a key is missing in either language or defined twice.
+Each text module holds two dicts, `EN` and `ZH`, with the same keys (prefixed by page, e.g.
+"tok.title"): the shell's in `explorer_core/ui/texts/`, each lesson family's beside its views, in
+the family's modules named `texts` or `texts_*` (e.g. `ui/attention/texts_inputs.py`). They are
+merged into one catalogue per language at import. A test fails when a key is missing in either
+language or defined twice.
 """
 
 from __future__ import annotations
@@ -10,25 +12,40 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Mapping
+from pathlib import Path
 
 import streamlit as st
 
-from explorer_core.ui import catalog
+from explorer_core.ui import texts
 
 LANGUAGES: dict[str, str] = {"en": "English", "zh": "中文"}
 DEFAULT_LANGUAGE = "en"
 LANG_KEY = "lang"
 
 
+def text_modules() -> list[str]:
+    """The dotted names of every text module, the shell's and each family's, sorted by name."""
+    names = [f"{texts.__name__}.{info.name}" for info in pkgutil.iter_modules(texts.__path__)]
+    ui_folder = Path(texts.__file__).parents[1]
+    for family in pkgutil.iter_modules([str(ui_folder)]):
+        if family.ispkg and family.name != "texts":
+            names += [
+                f"explorer_core.ui.{family.name}.{info.name}"
+                for info in pkgutil.iter_modules([str(ui_folder / family.name)])
+                if info.name == "texts" or info.name.startswith("texts_")
+            ]
+    return sorted(names)
+
+
 def load_catalogues() -> dict[str, dict[str, str]]:
-    """Merge every catalogue module into {language: {key: text}}; duplicate keys are an error."""
+    """Merge every text module into {language: {key: text}}; duplicate keys are an error."""
     merged: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
-    for info in sorted(pkgutil.iter_modules(catalog.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{catalog.__name__}.{info.name}")
+    for name in text_modules():
+        module = importlib.import_module(name)
         for lang, table in (("en", module.EN), ("zh", module.ZH)):
             clash = merged[lang].keys() & table.keys()
             if clash:
-                raise ValueError(f"catalog.{info.name} redefines keys {sorted(clash)}")
+                raise ValueError(f"{name} redefines keys {sorted(clash)}")
             merged[lang].update(table)
     return merged
 

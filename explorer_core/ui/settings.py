@@ -27,9 +27,9 @@ from explorer_core.ui.export import FORMAT_KEY, IMAGE_FORMATS
 from explorer_core.ui.i18n import LANG_KEY, LANGUAGES, t
 from explorer_core.ui.state import bound
 
-# subtle: declared here, not imported from ui.tokenizer: that pulls in the tokenizer trainers and
-# numba (~0.3 s), and every first page of a fresh server (the home page's lesson-pack section reads
-# these declarations) paid it before anything was drawn.
+# subtle: declared here, not imported from ui.tokenizer_lab.calls: that pulls in the tokenizer
+# trainers and numba (~0.3 s), and every first page of a fresh server (the home page's lesson-pack
+# section reads these declarations) paid it before anything was drawn.
 MAX_VOCAB = 20_000  # the Tokenizer Lab's largest vocabulary
 SEEDS = (0, 1_000_000)
 STEPS = (0, 100_000)
@@ -158,7 +158,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("train.fine_steps", 300, span=STEPS),
         S("train.budget", 90, span=(0, 3600)),
         S("train.seed", 0, span=SEEDS),
-        S("train.start_from", "fresh", choices=("fresh", "session", "minilm")),  # ui.comparison
+        S("train.start_from", "fresh", choices=("fresh", "session", "minilm")),  # ui.training
         # the model sizes: the chosen preset's (Tiny's here)
         S("train.hidden", TINY.hidden_size, span=(8, 1024)),
         S("train.layers", TINY.num_hidden_layers, span=(1, 12)),

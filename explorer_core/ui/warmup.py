@@ -43,13 +43,15 @@ FIRST_PAGE_WAIT = 5.0  # seconds the warm-up waits for that at most (a server no
 # pandas, pyarrow and their own modules (~0.6 s to import). Imported before torch, they are in
 # place by a person's first click.
 LIGHT_MODULES = (
-    "pandas", "pandas.io.formats.style", "pyarrow", "explorer_core.ui.lesson_screens",
-    "explorer_core.ui.lesson", "explorer_core.ui.tokens", "explorer_core.viz.tokens",
-    "explorer_core.ui.lab_replay", "explorer_core.ui.tokenizer", "explorer_core.viz.tokenizer",
+    "pandas", "pandas.io.formats.style", "pyarrow", "explorer_core.ui.lesson.screens",
+    "explorer_core.ui.lesson.calls", "explorer_core.ui.tokens.calls", "explorer_core.viz.tokens",
+    "explorer_core.ui.tokenizer_lab.replay", "explorer_core.ui.tokenizer_lab.calls",
+    "explorer_core.viz.tokenizer",
 )  # fmt: skip
 MODULES = (  # the other pages' modules, heaviest first: the first visit of a page pays none of it
-    "torch", "explorer_core.bert.model", "explorer_core.ui.attention", "explorer_core.ui.embedding",
-    "explorer_core.ui.lesson_model_screens", "explorer_core.ui.positions",
+    "torch", "explorer_core.bert.model", "explorer_core.ui.attention.calls",
+    "explorer_core.ui.embeddings.calls", "explorer_core.ui.lesson.model_screens",
+    "explorer_core.ui.embeddings.positions",
     "explorer_core.viz.attention", "explorer_core.viz.embedding",
 )  # fmt: skip
 
@@ -287,8 +289,9 @@ def _minilm() -> None:
 
 def _default_runs() -> None:
     """MiniLM on the Attention page's and the guided lesson's default sentences (English)."""
-    from explorer_core.ui import attention, lesson
+    from explorer_core.ui.attention import calls as attention
     from explorer_core.ui.i18n import CATALOGUE, DEFAULT_LANGUAGE
+    from explorer_core.ui.lesson import calls as lesson
 
     source = attention.model_source("pretrained")
     enc = attention.encode(source.tokenizer, [attention.DEFAULT_TEXT])
@@ -300,7 +303,7 @@ def _default_runs() -> None:
 def _tokenizers() -> None:
     """The built-in tokenizers trained on the built-in corpus, and their corpus counts."""
     from explorer_core.tokenization import ALGORITHMS
-    from explorer_core.ui import tokens
+    from explorer_core.ui.tokens import calls as tokens
 
     for source in (tokens.BERT, *ALGORITHMS):
         tokenizer, count_key = tokens.resolve(source)

@@ -1,5 +1,5 @@
 """The six screens of the guided lesson that run MiniLM: one-hot, vector, + position, attention,
-pooled vector, cosine (see `lesson_screens`, which shows them and holds the first four)."""
+pooled vector, cosine (see `screens`, which shows them and holds the first four)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import streamlit as st
 from explorer_core.analysis import lesson as core
 from explorer_core.bert.embeddings import layer_norm_trace
 from explorer_core.files.export import labelled_matrix
-from explorer_core.ui import lesson as data
-from explorer_core.ui.attention_views import clicked_cell
-from explorer_core.ui.embedding import pair_components, pick_token
+from explorer_core.ui.attention.views import clicked_cell
+from explorer_core.ui.embeddings.calls import pair_components, pick_token
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.lesson_screens import Lesson, table
+from explorer_core.ui.lesson import calls as data
+from explorer_core.ui.lesson.screens import Lesson, table
 from explorer_core.ui.state import bound
 from explorer_core.viz import attention as viz_attn
 from explorer_core.viz import embedding as viz_emb

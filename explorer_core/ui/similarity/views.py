@@ -12,10 +12,10 @@ import streamlit as st
 from explorer_core.analysis.similarity import cosine_matrix, nearest_neighbours, sentence_list
 from explorer_core.files import tables
 from explorer_core.training.metrics import spearman
-from explorer_core.ui import training as ui
 from explorer_core.ui.export import download_csv, download_projector, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import bind
+from explorer_core.ui.training import calls as ui
 from explorer_core.viz import training as viz
 from explorer_core.viz.common import heatmap
 

@@ -4,7 +4,7 @@ The tokenizer and model are the shared, read-only MiniLM of `explorer_core.ui.pr
 are cached by the sentence's ids. Raises `PretrainedUnavailable` or ImportError when MiniLM is not
 installed; the page turns that into a catalogue message.
 
-`tokens`, `position_limit` and `ready` need no torch (see `lesson_screens`: the first screens are
+`tokens`, `position_limit` and `ready` need no torch (see `screens`: the first screens are
 drawn while a fresh server still imports it); the model's helpers import it when first called.
 """
 

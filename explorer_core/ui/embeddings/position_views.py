@@ -11,7 +11,7 @@ import streamlit as st
 from explorer_core.analysis import positions as pa
 from explorer_core.bert.positional import sinusoidal_table
 from explorer_core.files.tables import grid_frame
-from explorer_core.ui.embedding import SourceUnavailable, pretrained_position_table
+from explorer_core.ui.embeddings.calls import SourceUnavailable, pretrained_position_table
 from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.viz import positional as viz

@@ -20,8 +20,6 @@ from explorer_core.tokenization import Tokenizer
 from explorer_core.training.baselines import fit_baseline
 from explorer_core.training.choices import SharedModel, split_scores
 from explorer_core.training.metrics import spearman
-from explorer_core.ui import train_run as runs
-from explorer_core.ui import training as ui
 from explorer_core.ui.export import download, download_csv, download_json, show_chart
 from explorer_core.ui.i18n import current_language, t
 from explorer_core.ui.state import (
@@ -32,6 +30,8 @@ from explorer_core.ui.state import (
     url_synced,
 )
 from explorer_core.ui.throttle import script_slot
+from explorer_core.ui.training import calls as ui
+from explorer_core.ui.training import run as runs
 from explorer_core.viz import training as viz
 
 TOKENIZER_SOURCES = ("lab", "train", "vocab")

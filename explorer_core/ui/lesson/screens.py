@@ -3,12 +3,11 @@ vector, + position, attention, pooled vector, cosine.
 
 `show(name, lesson, left, right)` draws screen `name`: the explanation's extras (metrics, pickers,
 downloads) in `left`, the chart or table and its caption in `right`. Numbers come from
-`explorer_core.analysis.lesson` on the real MiniLM (through the cached `explorer_core.ui.lesson`);
-figures from `explorer_core.viz`. lessons/lesson.py draws the frame around them (title,
-Previous / Next).
+`explorer_core.analysis.lesson` on the real MiniLM (through the cached `ui.lesson.calls`); figures
+from `explorer_core.viz`. lessons/lesson.py draws the frame around them (title, Previous / Next).
 
 The first four screens (text, bytes, tokens, ids) are here and need MiniLM's tokenizer only; the
-six that run the model are in `lesson_model_screens`, imported when one of them is first shown.
+six that run the model are in `model_screens`, imported when one of them is first shown.
 subtle: so the lesson's first screen is drawn without torch: right after a server starts, the
 warm-up imports torch for 1-2 s (bench/page_latency.py: the lesson's first visit waited for it).
 """
@@ -85,6 +84,6 @@ def show(name: str, lesson: Lesson, left: Any, right: Any) -> None:
     if name in TEXT_SCREENS:
         TEXT_SCREENS[name](lesson, left, right)
         return
-    from explorer_core.ui import lesson_model_screens  # imports torch (see the docstring)
+    from explorer_core.ui.lesson import model_screens  # imports torch (see the docstring)
 
-    lesson_model_screens.SCREENS[name](lesson, left, right)
+    model_screens.SCREENS[name](lesson, left, right)

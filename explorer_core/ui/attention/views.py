@@ -19,7 +19,7 @@ from explorer_core.analysis import quiz
 from explorer_core.bert.attention import CellArithmetic
 from explorer_core.files import export, tables
 from explorer_core.ui import quiz as ask
-from explorer_core.ui.attention import AttentionRun, Encoded, ModelSource, explain
+from explorer_core.ui.attention.calls import AttentionRun, Encoded, ModelSource, explain
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import url_synced

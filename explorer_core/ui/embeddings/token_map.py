@@ -10,7 +10,7 @@ import torch
 
 from explorer_core.analysis.projection import NeighbourhoodMap, cosine_matrix, neighbourhood_map
 from explorer_core.files import tables
-from explorer_core.ui.embedding import Source, neighbour_exclusions
+from explorer_core.ui.embeddings.calls import Source, neighbour_exclusions
 from explorer_core.ui.export import download_csv, download_projector, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import bind

@@ -19,7 +19,7 @@ from explorer_core.training.admission import Admission, Refused
 from explorer_core.training.run import TrainingPlan
 from explorer_core.training.worker import TrainingRun, warm_up
 from explorer_core.ui.i18n import t
-from explorer_core.ui.training import PARTS_KEY, RUN_KEY
+from explorer_core.ui.training.calls import PARTS_KEY, RUN_KEY
 
 OWNER_KEY = "train.owner"  # this session's name in the server's admission queue
 MAX_SNAPSHOTS = 6  # encoder copies a run keeps for the before/after views

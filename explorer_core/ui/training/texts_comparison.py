@@ -1,4 +1,4 @@
-"""Texts of the Train page's start choice and model comparison (ui/comparison.py)."""
+"""Texts of the Train page's start choice and model comparison (ui/training/comparison.py)."""
 
 EN = {
     "cmp.start": "Start from",

@@ -11,9 +11,10 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core.tokenization import Tokenizer
-from explorer_core.ui import lab_views, quiz
+from explorer_core.ui import quiz
 from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
+from explorer_core.ui.tokenizer_lab import views as lab_views
 from explorer_core.viz import tokenizer as viz
 from explorer_core.viz.tokens import spans_html
 

@@ -21,12 +21,12 @@ from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.inputs.datasets import SentencePair
 from explorer_core.training.choices import SharedModel, run_memory_bytes, start_from
 from explorer_core.training.run import TrainingPlan
-from explorer_core.ui import train_run as runs
-from explorer_core.ui import training as ui
 from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
-from explorer_core.ui.train_run import MAX_SNAPSHOTS
+from explorer_core.ui.training import calls as ui
+from explorer_core.ui.training import run as runs
+from explorer_core.ui.training.run import MAX_SNAPSHOTS
 from explorer_core.viz.comparison import comparison_figure, comparison_frame
 
 START_KEY = "train.start_from"  # "fresh", "session" or "minilm"

@@ -22,10 +22,10 @@ from explorer_core.training.choices import (
 )
 from explorer_core.training.presets import PRESETS, count_parameters
 from explorer_core.training.run import TrainingPlan
-from explorer_core.ui import training as ui
 from explorer_core.ui.i18n import t
 from explorer_core.ui.state import bound
-from explorer_core.ui.train_run import MAX_SNAPSHOTS
+from explorer_core.ui.training import calls as ui
+from explorer_core.ui.training.run import MAX_SNAPSHOTS
 
 Parts = dict[str, list[SentencePair]]
 

@@ -7,7 +7,7 @@ import streamlit as st
 
 from explorer_core.files import tables
 from explorer_core.inputs.pairs import IS_NEXT, NspExample, tutorial_example
-from explorer_core.ui.attention import MlmDraw, mlm_shares, word_level_tokenizer
+from explorer_core.ui.attention.calls import MlmDraw, mlm_shares, word_level_tokenizer
 from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import bind

@@ -1,7 +1,7 @@
 """Session-scoped training results and cached data/models for the Train and Similarity pages.
 
 The session's run itself (a worker process behind the server's admission queue) is handled by
-`ui.train_run`; it lives in `st.session_state[RUN_KEY]`, never at module level (module state is
+`ui.training.run`; it lives in `st.session_state[RUN_KEY]`, never at module level (module state is
 shared by every user of the server). `sync_run` moves a finished or stopped run's checkpoint into
 `SHARED_MODEL`, once. Cached functions take plain arguments and return objects treated as
 read-only.
