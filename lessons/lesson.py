@@ -12,6 +12,7 @@ from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.ui.i18n import CATALOGUE, t
 from explorer_core.ui.lesson import calls as data
 from explorer_core.ui.lesson import screens
+from explorer_core.ui.lesson.frame import Lesson
 from explorer_core.ui.nav import PAGES
 from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import bound, init, share_link
@@ -100,7 +101,7 @@ def lesson_page() -> None:
     left, right = body.columns([2, 3], gap="large")
     left.markdown(t(f"lesson.{name}.body"))
     deeper(name, left)
-    lesson = screens.Lesson(text, other, third, row, limit, t("lesson.source"), DEFAULTS, body)
+    lesson = Lesson(text, other, third, row, limit, t("lesson.source"), DEFAULTS, body)
     try:
         screens.show(name, lesson, left, right)  # one concept per screen
     except (ImportError, PretrainedUnavailable):  # the model's weights, read by this screen

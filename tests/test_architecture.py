@@ -85,9 +85,110 @@ def test_no_module_imports_a_higher_layer():
 
 
 def test_every_subpackage_says_what_it_holds_and_the_reading_order():
-    for init in (ROOT / "explorer_core").glob("*/__init__.py"):
+    inits = sorted((ROOT / "explorer_core").glob("*/**/__init__.py"))
+    assert ROOT / "explorer_core" / "ui" / "lesson" / "__init__.py" in inits
+    for init in inits:
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
-        assert len(doc.splitlines()) >= 3, f"{init.parent.name}/__init__.py needs a docstring"
+        where = init.parent.relative_to(ROOT)
+        assert len(doc.splitlines()) >= 3, f"{where}/__init__.py needs a docstring"
+
+
+def module_name(path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """{module: the explorer_core modules it imports}, lazy imports inside functions included.
+
+    `from explorer_core.ui.lesson import screens` is an edge to the module `...lesson.screens`
+    when that file exists, else to the package `...lesson` (its `__init__`).
+    """
+    paths = {module_name(path): path for path in (ROOT / "explorer_core").rglob("*.py")}
+    graph = {}
+    for module, path in paths.items():
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("explorer_core"):
+                for alias in node.names:
+                    deeper = f"{node.module}.{alias.name}"
+                    targets.add(deeper if deeper in paths else node.module)
+            elif isinstance(node, ast.Import):
+                targets |= {a.name for a in node.names if a.name.startswith("explorer_core")}
+        graph[module] = {target for target in targets if target in paths} - {module}
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted.
+
+    >>> import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})
+    [['a', 'b', 'c']]
+    """
+    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(groups)
+
+
+def test_no_import_circle_in_the_engine_lazy_imports_included():
+    graph = import_graph()
+    assert "explorer_core.ui.lesson.model_screens" in graph["explorer_core.ui.lesson.screens"]
+    assert import_circles({"a": {"b"}, "b": {"a"}}) == [["a", "b"]]  # the check itself can fail
+    assert import_circles(graph) == []
+
+
+# What every page uses, directly in explorer_core/ui/; everything else lives in a family's folder.
+SHELL = {
+    "chrome", "export", "i18n", "nav", "pack", "present", "pretrained", "quiz", "settings",
+    "state", "throttle", "warmup",
+}  # fmt: skip
+
+
+def test_ui_is_a_small_shell_and_one_folder_per_lesson_family():
+    ui = ROOT / "explorer_core" / "ui"
+    assert {path.stem for path in ui.glob("*.py")} - {"__init__"} == SHELL
+    families = [path for path in ui.iterdir() if (path / "__init__.py").is_file()]
+    assert len(families) >= 7
+    for family in families:
+        texts = [path for path in family.glob("texts*.py")] or list(family.glob("*.py"))
+        assert texts, f"{family.name} has no texts"
+
+
+def test_the_shell_knows_no_lesson_family():
+    """Only the warm-up reaches into the families (it fills their caches once per server)."""
+    graph = import_graph()
+    shell = {f"explorer_core.ui.{name}" for name in SHELL - {"warmup"}}
+    reaching = [
+        f"{module} -> {target}"
+        for module in sorted(shell)
+        for target in sorted(graph[module])
+        if target.startswith("explorer_core.ui.") and target.split(".")[2] not in SHELL | {"texts"}
+    ]
+    assert not reaching, reaching
 
 
 def test_catalogue_has_every_key_in_both_languages():

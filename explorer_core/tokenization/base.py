@@ -255,23 +255,16 @@ class Tokenizer(ABC):
         """The equivalent Hugging Face `tokenizers` tokenizer.json, which encodes the same ids."""
 
     def save(self, folder: str | Path) -> Path:
-        """Write our own file and a Hugging Face tokenizer.json into `folder`; return the folder."""
+        """Write our own file and a Hugging Face tokenizer.json into `folder`; return the folder.
+
+        `explorer_core.tokenization.load_tokenizer(folder)` reads it back, whatever the algorithm.
+        """
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         payload = {"algo": self.algo, **self.to_dict()}
         (folder / META_FILE).write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
         (folder / HF_FILE).write_text(self.to_hf_json(), encoding="utf-8")
         return folder
-
-    @classmethod
-    def load(cls, folder: str | Path) -> Tokenizer:
-        """Load a tokenizer saved by `save`; on the base class, dispatch on the saved algorithm."""
-        from explorer_core.tokenization import load_tokenizer
-
-        tokenizer = load_tokenizer(folder)
-        if cls is not Tokenizer and not isinstance(tokenizer, cls):
-            raise ValueError(f"{folder} holds a {tokenizer.algo} tokenizer, not {cls.algo}")
-        return tokenizer
 
 
 _PARTIAL = re.compile("(⟨[0-9a-f ]+⟩…)")  # a cut character's bytes, as display_bytes writes them

@@ -13,7 +13,7 @@ from explorer_core.ui.embeddings.calls import pair_components, pick_token
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.lesson import calls as data
-from explorer_core.ui.lesson.screens import Lesson, table
+from explorer_core.ui.lesson.frame import Lesson, table
 from explorer_core.ui.state import bound
 from explorer_core.viz import attention as viz_attn
 from explorer_core.viz import embedding as viz_emb

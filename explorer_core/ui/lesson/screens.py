@@ -14,35 +14,12 @@ warm-up imports torch for 1-2 s (bench/page_latency.py: the lesson's first visit
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from explorer_core.analysis import lesson as core
-from explorer_core.analysis.lesson import LessonTokens
-from explorer_core.ui.i18n import CATALOGUE, t
+from explorer_core.ui.i18n import t
+from explorer_core.ui.lesson.frame import Lesson, table
 from explorer_core.viz import lesson as viz
-
-
-@dataclass(frozen=True)
-class Lesson:
-    """What every screen reads: the sentences, the followed sentence's tokens, the page's frame."""
-
-    text: str  # the sentence followed through the model
-    other: str  # compared with it on the cosine screen
-    third: str  # a third sentence for contrast (may be empty)
-    row: LessonTokens  # `[CLS] text [SEP]` through MiniLM's WordPiece
-    limit: int  # MiniLM's positions
-    source: str  # the caption's "where the numbers come from"
-    defaults: Mapping[str, Any]  # the page's DEFAULTS (layer and head pickers are kept in the URL)
-    body: Any  # the screen's container, for messages that concern the whole screen
-
-
-def table(frame, where) -> None:  # noqa: ANN001 - a DataFrame and a column
-    """A table with translated column names (dimension columns d0, d1, ... stay as they are)."""
-    names = {c: t(f"lesson.col.{c}") for c in frame.columns if f"lesson.col.{c}" in CATALOGUE["en"]}
-    named = frame.rename(columns=names)
-    where.dataframe(named, hide_index=True, height=min(360, 35 * len(frame) + 38))
 
 
 def screen_text(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - columns
