@@ -74,3 +74,13 @@ def browser(app_url):
 
     with browser_session(app_url) as session:
         yield session
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """URL of a private PostgreSQL started for this run (tests/postgres.py); fails, never skips,
+    when the server cannot start."""
+    from tests.postgres import running_postgres
+
+    with running_postgres() as url:
+        yield url

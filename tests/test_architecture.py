@@ -43,6 +43,7 @@ LAYERS = (
     ("training",),
     ("analysis",),
     ("files",),
+    ("classroom",),
     ("viz",),
     ("cli", "ui", "__main__"),
 )

@@ -1,0 +1,135 @@
+"""The class experiment: each student trains the tokenizer they are assigned (round-robin over the
+teacher's algorithms × vocabulary sizes) and posts the result to a leaderboard.
+
+Functions of an open transaction and the class's row, called by `store.ClassStore`. Assignments
+are stored, so a student keeps theirs after a reload or on another replica; the n-th student to
+ask gets `records.combinations(...)[n % len]`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, Row, func, insert, select, update
+
+from explorer_core.classroom.records import (
+    RESULT_BYTES,
+    Assignment,
+    ClassError,
+    combinations,
+    to_json,
+)
+from explorer_core.classroom.schema import assignments, classes, experiments, results
+
+NAME_LENGTH = 64
+
+
+def start(
+    conn: Connection,
+    klass: Row,
+    algorithms: Sequence[str],
+    vocab_sizes: Sequence[int | None],
+    now: float,
+) -> int:
+    """A new experiment, made the class's running one; returns its id."""
+    names = [str(a).strip() for a in algorithms]
+    if any(not name or len(name) > NAME_LENGTH for name in names):
+        raise ClassError("input", f"Algorithm names must be 1 to {NAME_LENGTH} characters long.")
+    cycle = [[c.algorithm, c.vocab_size] for c in combinations(names, list(vocab_sizes))]
+    experiment_id = conn.execute(
+        insert(experiments).values(
+            class_id=klass.id, combinations=json.dumps(cycle), started_at=now
+        )
+    ).inserted_primary_key[0]
+    conn.execute(
+        update(classes).where(classes.c.id == klass.id).values(experiment_id=experiment_id)
+    )
+    return experiment_id
+
+
+def stop(conn: Connection, klass: Row) -> None:
+    """No experiment runs any more; its results stay on the leaderboard."""
+    conn.execute(update(classes).where(classes.c.id == klass.id).values(experiment_id=None))
+
+
+def assignment(conn: Connection, klass: Row, member_id: int) -> Assignment | None:
+    """The member's tokenizer in the running experiment (None when none runs), given on first ask.
+
+    The caller holds the class row locked (SELECT ... FOR UPDATE on PostgreSQL, BEGIN IMMEDIATE
+    on SQLite), so two students asking at once get consecutive places in the cycle.
+    """
+    if klass.experiment_id is None:
+        return None
+    key = (assignments.c.experiment_id == klass.experiment_id) & (
+        assignments.c.member_id == member_id
+    )
+    row = conn.execute(select(assignments.c.algorithm, assignments.c.vocab_size).where(key)).first()
+    if row is not None:
+        return Assignment(row.algorithm, row.vocab_size)
+    cycle = json.loads(
+        conn.execute(
+            select(experiments.c.combinations).where(experiments.c.id == klass.experiment_id)
+        ).scalar_one()
+    )
+    seq = conn.execute(
+        select(func.count())
+        .select_from(assignments)
+        .where(assignments.c.experiment_id == klass.experiment_id)
+    ).scalar_one()
+    algorithm, vocab_size = cycle[seq % len(cycle)]
+    conn.execute(
+        insert(assignments).values(
+            experiment_id=klass.experiment_id,
+            member_id=member_id,
+            seq=seq,
+            algorithm=algorithm,
+            vocab_size=vocab_size,
+        )
+    )
+    return Assignment(algorithm, vocab_size)
+
+
+def post(conn: Connection, klass: Row, member: Row, result: dict, now: float) -> None:
+    """One leaderboard row for the running experiment, under the member's nickname."""
+    text = to_json(result, RESULT_BYTES, "A result")
+    if klass.experiment_id is None:
+        raise ClassError("experiment", "No experiment is running in this class right now.")
+    conn.execute(
+        insert(results).values(
+            experiment_id=klass.experiment_id,
+            member_id=member.id,
+            nickname=member.nickname,
+            payload=text,
+            posted_at=now,
+        )
+    )
+
+
+def leaderboard(conn: Connection, klass: Row, experiment_id: int | None) -> list[dict]:
+    """The experiment's results in the order they came (the newest experiment by default).
+
+    Each row is the posted dict plus "nickname" and "posted_at" (the store's, not the client's).
+    """
+    if experiment_id is None:
+        experiment_id = conn.execute(
+            select(func.max(experiments.c.id)).where(experiments.c.class_id == klass.id)
+        ).scalar()
+        if experiment_id is None:
+            return []
+    owned = conn.execute(
+        select(experiments.c.id).where(
+            experiments.c.id == int(experiment_id), experiments.c.class_id == klass.id
+        )
+    ).first()
+    if owned is None:
+        raise ClassError("experiment", f"Class {klass.code} has no experiment {experiment_id}.")
+    rows = conn.execute(
+        select(results.c.nickname, results.c.payload, results.c.posted_at)
+        .where(results.c.experiment_id == int(experiment_id))
+        .order_by(results.c.id)
+    ).all()
+    return [
+        {**json.loads(payload), "nickname": nickname, "posted_at": posted_at}
+        for nickname, payload, posted_at in rows
+    ]
