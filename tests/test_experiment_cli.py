@@ -71,11 +71,14 @@ def test_json_to_stdout_with_the_builtin_pairs(capsys):
         (["--algorithms", "word", "--workers", "0"], "--workers"),
         (["--algorithms", "word", "--preset", "huge"], "huge"),
         (["--train", "MISSING", "--algorithms", "word"], "missing.tsv"),
+        (["--train", "TRAIN_ONLY", "--algorithms", "word"], "no dev or test pairs"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(tmp_path, capsys, extra, message):
     argv = ["experiment", "tokenizers", *TINY, "--workers", "1", *extra]
-    argv = [a.replace("MISSING", str(tmp_path / "missing.tsv")) for a in argv]
+    (tmp_path / "train_only.tsv").write_text("sentence1\tsentence2\tscore\na\tb\t3\nc\td\t1\n")
+    names = {"MISSING": "missing.tsv", "TRAIN_ONLY": "train_only.tsv"}
+    argv = [str(tmp_path / names[a]) if a in names else a for a in argv]
     assert cli(argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("error: ") and message in err

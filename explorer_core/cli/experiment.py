@@ -49,6 +49,13 @@ def vocab_size(text: str) -> int | None:
         raise argparse.ArgumentTypeError(f"not a whole number or 'default': {text!r}") from None
 
 
+def _cores() -> int:
+    """Cores this process may use (its affinity mask, e.g. a container's), else all."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     from explorer_core.tokenization import ALGORITHMS
 
@@ -68,7 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help=f"seconds a run (default {DEFAULT_BUDGET:.0f}, or --steps)")  # fmt: skip
     tok.add_argument("--steps", type=int, help="fine-tuning steps per run (at most)")
     tok.add_argument("--preset", default="tiny", help="tiny, small or tutorial")
-    tok.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    tok.add_argument("--workers", type=int, default=_cores(),
                      help="processes training at once (default: the number of cores)")  # fmt: skip
     tok.add_argument(
         "--json", metavar="PATH", help="also write runs and summary as JSON ('-': stdout)"
@@ -93,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="experiment-") as tmp:
         base = _base_job(args, Path(tmp))
         parts = read_splits(base)
+        if not parts["dev"] and not parts["test"]:
+            raise ValueError(
+                f"{base.train} has no dev or test pairs to score the runs on: give --dev or "
+                "--test, or a file with a split column"
+            )
         jobs = _jobs(args, base, parts, Path(tmp))
         results = _run_all(jobs, args.workers)
     summary, baseline = summarise(results), lexical_baseline(parts)
