@@ -120,6 +120,8 @@ def test_figure_has_a_point_per_run_a_mean_per_tokenizer_and_reference_lines():
     assert "s0" in [row[0] for row in points.customdata] and "seed" in points.hovertemplate
     assert list(fig.layout.xaxis.ticktext) == ["char-bpe 1000", "word 300"]
     assert fig.layout.xaxis.title.text == "Tokenizer" and fig.layout.title.text == "T"
+    empty = experiment_figure([], title="T", x_title="x", y_title="y", references=refs)
+    assert [t.name for t in empty.data] == ["Lexical (en)", "Lexical (zh)", "MiniLM (en)"]
 
 
 @pytest.fixture(scope="module")

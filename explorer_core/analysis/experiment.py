@@ -35,7 +35,7 @@ from explorer_core.training.checkpoint import Checkpoint, load_checkpoint
 from explorer_core.training.finetune import evaluate_pairs
 from explorer_core.training.jobs import StsJob, read_splits, run_sts_job
 
-if TYPE_CHECKING:  # the page's run object; importing it here would start nothing, but is unneeded
+if TYPE_CHECKING:  # only a type here: the Train page hands over its own run
     from explorer_core.training.worker import TrainingRun
 
 SPLITS = ("test", "dev")  # the summary's order: the held-out figure first

@@ -105,13 +105,20 @@ def experiment_figure(
     summary = [s for s in summarise(results) if s.split == split]
     slots = {key: i for i, key in enumerate(dict.fromkeys((s.algorithm, s.vocab_size)
                                                           for s in summary))}  # fmt: skip
-    langs = sorted({s.lang for s in summary})
+    references = references or {}
+    # a reference's languages count too: before the first run ends, the lines are the chart
+    langs = sorted(
+        {s.lang for s in summary}
+        | {lang for values in references.values() for lang, v in values.items() if v is not None}
+    )
     fig = go.Figure()
     for i, lang in enumerate(langs):
         x0 = (i - (len(langs) - 1) / 2) * 2 * LANG_OFFSET
         colour, name = CATEGORICAL[i % len(CATEGORICAL)], lang_names.get(lang, lang)
-        fig.add_trace(_runs_trace(results, split, slots, lang, x0, colour, name, hover))
         means = [s for s in summary if s.lang == lang]
+        if not means:  # a reference's language that no run has reached yet
+            continue
+        fig.add_trace(_runs_trace(results, split, slots, lang, x0, colour, name, hover))
         fig.add_trace(go.Scatter(
             x=[slots[(s.algorithm, s.vocab_size)] + x0 + 3 * JITTER for s in means],
             y=[s.mean for s in means], mode="markers", name=f"{name}: {mean_name}",
@@ -122,7 +129,7 @@ def experiment_figure(
             " (n = %{customdata[1]})<extra></extra>",
         ))  # fmt: skip
     span = [-0.5, max(len(slots), 1) - 0.5]
-    fig.add_traces(_reference_traces(references or {}, langs, lang_names, span))
+    fig.add_traces(_reference_traces(references, langs, lang_names, span))
     style(fig, title=title, x_title=x_title, y_title=y_title, height=460)
     fig.update_xaxes(tickvals=list(slots.values()),
                      ticktext=[tokenizer_label(*key) for key in slots], range=span)  # fmt: skip
