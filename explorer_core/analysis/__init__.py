@@ -10,6 +10,8 @@ Read in this order:
 5. `quiz`        predict, then reveal: questions built from the data a page shows, and grading.
 6. `comparison`  the lexical baseline, fresh, trained and pretrained encoders on the same test
                  pairs (Spearman per language, mean ± sd over seeds): Train page and benchmark.
+7. `experiment`  the class experiment's results: one per run (Spearman and [UNK] share per
+                 language), summarised per tokenizer.
 
 Every function returns plain data (frozen dataclasses, DataFrames, arrays); `explorer_core.viz`
 draws them. Below: `bert`, `inputs`, `training`.

@@ -17,6 +17,7 @@ Read in this order:
 13. `base_models` where weights start: fresh, this session's model, MiniLM, or a model folder.
 14. `devices`    CPU / CUDA, and DistributedDataParallel under torchrun.
 15. `st_export`  the checkpoint's hf/ folder for AutoTokenizer and sentence-transformers.
+16. `experiment` the class experiment's runs: which tokenizer each one trains (round robin).
 
 Below: `explorer_core.bert` and `explorer_core.inputs`.
 """
