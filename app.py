@@ -12,6 +12,7 @@ import streamlit as st
 from explorer_core import runtime
 from explorer_core.ui import present, warmup
 from explorer_core.ui.chrome import translate_streamlit_texts
+from explorer_core.ui.classroom import gate as classroom
 from explorer_core.ui.export import image_format_switch
 from explorer_core.ui.i18n import language_switch, t
 from explorer_core.ui.nav import LESSON_FILE, available_pages
@@ -66,6 +67,10 @@ if "train.run" in st.session_state and page.url_path != "train-model":  # it pol
     from explorer_core.ui.training.run import keep_alive  # keeps the session's run alive elsewhere
 
     keep_alive()
+if classroom.wanted():  # a class (or a link to one): its panel or bar above the page
+    from explorer_core.ui.classroom import shell as class_mode
+
+    class_mode.run(page, presenting)
 if presenting and (ROOT / LESSON_FILE).is_file():  # a page link needs the navigation first
     lesson_col.page_link(LESSON_FILE, label=t("present.lesson"), icon=":material/school:")
 try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer_core.ui.classroom.home import section as class_section
 from explorer_core.ui.i18n import t
 from explorer_core.ui.nav import LESSON_FILE, PAGES
 from explorer_core.ui.pack import pack_section
@@ -40,5 +41,6 @@ for column, (stage, url_path) in zip(columns, STAGES, strict=True):
             st.page_link(spec.file, label=t("home.open"), icon=":material/arrow_forward:")
         else:
             st.caption(t("home.soon"))
+class_section()  # start or join a class
 pack_section()  # download the session as one file, or restore one
 share_link(())  # the language is the only setting here

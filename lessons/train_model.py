@@ -13,6 +13,7 @@ from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import SHARED_TOKENIZER, init, share_link, url_synced
 from explorer_core.ui.training import calls as ui
+from explorer_core.ui.training import class_run
 from explorer_core.ui.training import run as runs
 from explorer_core.ui.training.comparison import comparison_panel, start_panel
 from explorer_core.ui.training.form import (
@@ -51,7 +52,7 @@ if url_synced("train.preset", tuple(PRESETS)):
     reset_sizes()
 
 
-ui.sync_run()
+just_ended = ui.sync_run()
 place = runs.poll_run()  # 0: this session's run trains, k: waits k-th in the queue, None: neither
 active = place is not None
 st.session_state[DRAWN_KEY] = "waiting" if place else ("active" if active else "")
@@ -69,6 +70,7 @@ parts, data_key, data_name = data_panel(source, active)
 
 # 2) tokenizer
 st.subheader(t("train.tok.head"))
+class_run.apply_assignment(active)  # in a class experiment: its tokenizer
 sentences = [s for p in parts["train"] for s in (p.sentence1, p.sentence2)]
 corpus = ui.corpus_text() + "\n" + "\n".join(sentences)
 tokenizer = tokenizer_panel(ALGORITHMS, corpus, active, DEFAULTS)
@@ -97,6 +99,8 @@ right.button(
     icon=":material/stop:", on_click=runs.stop_run, disabled=not active, width="stretch",
 )  # fmt: skip
 
+if just_ended:
+    class_run.post_result(st.session_state[ui.PARTS_KEY][1])  # in a class: to the leaderboard
 st.subheader(t("train.run.head"))
 st.fragment(run_every=1.0 if active else None)(progress_panel)(parts, data_key)
 result_panel(parts, data_key, active)

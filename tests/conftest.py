@@ -21,6 +21,11 @@ if "EXPLORER_CACHE_DIR" not in os.environ:
     os.environ["EXPLORER_CACHE_DIR"] = tempfile.mkdtemp(prefix="explorer-test-cache-")
     atexit.register(shutil.rmtree, os.environ["EXPLORER_CACHE_DIR"], ignore_errors=True)
 
+# Class mode's SQLite database (and anything else the app keeps) goes to a folder of this run.
+if "EXPLORER_DATA_DIR" not in os.environ:
+    os.environ["EXPLORER_DATA_DIR"] = tempfile.mkdtemp(prefix="explorer-test-data-")
+    atexit.register(shutil.rmtree, os.environ["EXPLORER_DATA_DIR"], ignore_errors=True)
+
 from explorer_core import runtime  # noqa: E402
 
 runtime.configure()

@@ -179,15 +179,22 @@ def test_ui_is_a_small_shell_and_one_folder_per_lesson_family():
         assert texts, f"{family.name} has no texts"
 
 
+# Folders of the shell: its texts, and class mode (a panel or bar on every page, polls from any
+# page's question).
+SHELL_FOLDERS = {"texts", "classroom"}
+
+
 def test_the_shell_knows_no_lesson_family():
     """Only the warm-up reaches into the families (it fills their caches once per server)."""
     graph = import_graph()
     shell = {f"explorer_core.ui.{name}" for name in SHELL - {"warmup"}}
+    shell |= {m for m in graph if m.split(".")[2:3] == ["classroom"]}
     reaching = [
         f"{module} -> {target}"
         for module in sorted(shell)
         for target in sorted(graph[module])
-        if target.startswith("explorer_core.ui.") and target.split(".")[2] not in SHELL | {"texts"}
+        if target.startswith("explorer_core.ui.")
+        and target.split(".")[2] not in SHELL | SHELL_FOLDERS
     ]
     assert not reaching, reaching
 

@@ -17,7 +17,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from explorer_core.analysis import quiz
+from explorer_core.analysis import quiz, quiz_poll
+from explorer_core.ui.classroom.gate import in_class
 from explorer_core.ui.i18n import t
 
 SCORE_KEY = "quiz.score"  # {page: (right, asked)}
@@ -45,9 +46,13 @@ def show_score(page: str) -> None:
 
 def _ask(
     page: str, qid: str, ask: Callable[[str], Any], grade: Callable[[Any], tuple[int, int]],
-    show: Callable[[Any], None],
+    show: Callable[[Any], None], poll: dict[str, Any],
 ) -> bool:  # fmt: skip
-    """Draw the question (ask(widget key prefix) -> answer) until Reveal; then the verdict."""
+    """Draw the question (ask(widget key prefix) -> answer) until Reveal; then the verdict.
+
+    A teacher in a class also gets "Ask the class", which puts `poll` (the same question as
+    data, `analysis.quiz_poll`) to every student.
+    """
     done = f"{page}|{qid}"
     verdicts = st.session_state.setdefault(VERDICT_KEY, {})
     if done not in verdicts:
@@ -56,6 +61,10 @@ def _ask(
         with slot.container():
             answer = ask(f"{page}.answer.{digest}")
             reveal = st.button(t("quiz.reveal"), key=f"{page}.reveal", icon=":material/visibility:")
+            if in_class():  # class mode's modules load only for a session in a class
+                from explorer_core.ui.classroom.ask import ask_button
+
+                ask_button(poll, key=f"{page}.ask_class")
         if not reveal:
             show_score(page)
             return False
@@ -94,7 +103,7 @@ def merge_quiz(page: str, qid: str, question: quiz.MergeQuestion) -> bool:
         st.markdown(t("quiz.merge.tie" if question.tie else "quiz.merge.ahead", **values))
 
     grade = lambda choice: (int(quiz.grade_merge(question, choice)), 1)  # noqa: E731
-    return _ask(page, qid, ask, grade, show)
+    return _ask(page, qid, ask, grade, show, quiz_poll.merge_poll(question))
 
 
 def mask_quiz(page: str, qid: str, question: quiz.MaskQuestion, tokens: Sequence[str]) -> bool:
@@ -134,7 +143,7 @@ def mask_quiz(page: str, qid: str, question: quiz.MaskQuestion, tokens: Sequence
         st.markdown(t("quiz.mask.lesson", mask=quiz.always_mask(question), n=n))
 
     grade = lambda guesses: (sum(quiz.grade_mask(question, guesses)), len(question.truth))  # noqa: E731
-    return _ask(page, qid, ask, grade, show)
+    return _ask(page, qid, ask, grade, show, quiz_poll.mask_poll(question))
 
 
 def attention_quiz(
@@ -160,7 +169,7 @@ def attention_quiz(
             st.markdown(t("quiz.attn.tie", n=len(question.answers)))
 
     grade = lambda choice: (int(quiz.grade_attention(question, choice)), 1)  # noqa: E731
-    return _ask(page, qid, ask, grade, show)
+    return _ask(page, qid, ask, grade, show, quiz_poll.attention_poll(question, labels))
 
 
 def draw_quiz(page: str, qid: str, tokens: Sequence[str], kinds: Sequence[int]) -> bool:

@@ -53,6 +53,7 @@ MODULES = (  # the other pages' modules, heaviest first: the first visit of a pa
     "explorer_core.ui.embeddings.calls", "explorer_core.ui.lesson.model_screens",
     "explorer_core.ui.embeddings.positions",
     "explorer_core.viz.attention", "explorer_core.viz.embedding",
+    "explorer_core.ui.classroom.shell",  # class mode (SQLAlchemy): a class's first page waits not
 )  # fmt: skip
 
 

@@ -1,0 +1,179 @@
+"""The class experiment ("which tokenizer makes the better model?") and the quiz points.
+
+The teacher picks tokenizers and vocabulary sizes and starts it; each student's next run on the
+Train page trains with the tokenizer the experiment assigns (round-robin over the teacher's grid,
+`ClassStore.assignment`), and posts its result when it ends (`post_result`, called from the Train
+page). The teacher's panel shows the leaderboard, a chart of test Spearman by tokenizer (each run
+a point, mean ± sd per tokenizer and language) with the lexical baseline and MiniLM on the same
+built-in test pairs as reference lines, and the board as CSV.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from explorer_core.classroom import Assignment, ClassError
+from explorer_core.tokenization import ALGORITHMS
+from explorer_core.ui.classroom.gate import current, rerun_part
+from explorer_core.ui.classroom.seat import Seat, report
+from explorer_core.ui.classroom.seat import store as class_store
+from explorer_core.ui.export import download_csv, show_chart
+from explorer_core.ui.i18n import t
+
+ALGOS_KEY, VOCABS_KEY = "class.t.exp.algos", "class.t.exp.vocabs"
+DEFAULT_ALGOS = ("char-bpe", "byte-bpe", "wordpiece")
+DEFAULT_VOCABS = "300, 1000"
+VOCAB_RANGE = (100, 30_000)  # the Train page's own tokenizer sizes (ui/training/panels.py)
+POSTED_KEY = "class.posted"  # id of the run whose result this session already posted
+COLUMNS = {  # leaderboard column -> text key of its header
+    "nickname": "class.col.nickname", "algorithm": "class.col.tokenizer",
+    "vocab_size": "class.col.vocab", "preset": "class.col.preset", "steps": "class.col.steps",
+    "seconds": "class.col.seconds", "test_spearman_en": "class.col.test_en",
+    "test_spearman_zh": "class.col.test_zh", "dev_spearman_en": "class.col.dev_en",
+    "dev_spearman_zh": "class.col.dev_zh", "unk_share_en": "class.col.unk_en",
+    "unk_share_zh": "class.col.unk_zh",
+}  # fmt: skip
+
+
+def parse_vocabs(text: str) -> list[int | None] | None:
+    """The teacher's vocabulary sizes; [None] (each student's choice) when empty; None if bad.
+
+    >>> parse_vocabs("300, 1000"), parse_vocabs(""), parse_vocabs("12x"), parse_vocabs("5")
+    ([300, 1000], [None], None, None)
+    """
+    parts = [p.strip() for p in text.replace("，", ",").split(",") if p.strip()]
+    if not parts:
+        return [None]
+    try:
+        sizes = [int(p) for p in parts]
+    except ValueError:
+        return None
+    low, high = VOCAB_RANGE
+    return sizes if all(low <= s <= high for s in sizes) else None
+
+
+def teacher_board(seat: Seat, experiment_id: int | None, wide: bool) -> None:
+    """Start or end the experiment, and its live leaderboard and chart."""
+    st.markdown(f"**{t('class.exp.head')}**")
+    if experiment_id is None:
+        st.caption(t("class.exp.none"))
+        _start_form(seat)
+    else:
+        st.caption(t("class.exp.running", n=experiment_id))
+        if st.button(t("class.exp.stop"), key="class.t.exp.stop", icon=":material/stop:"):
+            class_store().stop_experiment(seat.code, seat.secret or "")
+            rerun_part()
+    rows = class_store().results(seat.code)
+    leaderboard(rows, wide)
+
+
+def _start_form(seat: Seat) -> None:
+    st.session_state.setdefault(ALGOS_KEY, list(DEFAULT_ALGOS))
+    st.session_state.setdefault(VOCABS_KEY, DEFAULT_VOCABS)
+    algos = st.multiselect(t("class.exp.algorithms"), ALGORITHMS, key=ALGOS_KEY)
+    vocabs = st.text_input(t("class.exp.vocabs"), key=VOCABS_KEY)
+    if st.button(t("class.exp.start"), key="class.t.exp.start", icon=":material/science:"):
+        sizes = parse_vocabs(vocabs)
+        if not algos:
+            st.warning(t("class.exp.no_algo"))
+        elif sizes is None:
+            st.warning(t("class.exp.bad_vocab", min=VOCAB_RANGE[0], max=VOCAB_RANGE[1]))
+        else:
+            class_store().start_experiment(seat.code, seat.secret or "", algos, sizes)
+            rerun_part()
+
+
+def leaderboard(rows: Sequence[dict], wide: bool) -> None:
+    if not rows:
+        st.caption(t("class.exp.board.none"))
+        return
+    from explorer_core.analysis.experiment import ExperimentResult
+    from explorer_core.viz.experiment import experiment_figure, results_frame
+
+    results = [ExperimentResult.from_row(row) for row in rows]
+    frame = results_frame(results)
+    shown = frame[[c for c in COLUMNS if c in frame.columns]]
+    st.markdown(f"**{t('class.exp.board', n=len(results))}**")
+    st.dataframe(shown.rename(columns={c: t(k) for c, k in COLUMNS.items()}), hide_index=True,
+                 height=min(400, 35 * len(shown) + 38))  # fmt: skip
+    lang_names = {"en": t("cmp.lang.en"), "zh": t("cmp.lang.zh"), "all": t("cmp.lang.all")}
+    safe = [_escaped(r) for r in results]  # plotly reads some HTML in hover text
+    fig = experiment_figure(
+        safe, title=t("class.exp.chart.title", lang=" / ".join(lang_names.values())),
+        x_title=t("class.exp.chart.x"), y_title=t("class.exp.chart.y"),
+        lang_names=lang_names, references=references(),
+    )  # fmt: skip
+    show_chart(fig, key="class.t.exp.chart")
+    download_csv(frame, "class-leaderboard", key="class.t.exp.csv", label=t("class.exp.csv"))
+
+
+def _escaped(result):  # noqa: ANN001, ANN202 - an ExperimentResult
+    from dataclasses import replace
+
+    return replace(result, nickname=html.escape(result.nickname))
+
+
+@st.cache_resource(show_spinner=False, max_entries=1)
+def _references() -> dict[str, dict[str, float | None]]:
+    """The lexical baseline's and MiniLM's test Spearman per language on the built-in pairs:
+    the same for every class, computed once per server."""
+    from explorer_core.analysis.comparison import Contender, compare
+    from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
+    from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
+
+    parts = split_pairs(builtin_sts_pairs())
+    try:
+        contenders = [Contender("minilm", minilm_model(), minilm_tokenizer())]
+    except Exception:  # noqa: BLE001 - MiniLM not installed: the baseline alone
+        contenders = []
+    out: dict[str, dict[str, float | None]] = {"lexical": {}, "minilm": {}}
+    for row in compare(contenders, parts["train"], parts["test"]):
+        out.setdefault(row.model, {})[row.lang] = float(row.spearman)
+    return out
+
+
+def references() -> dict[str, dict[str, float | None]]:
+    found = _references()
+    return {t("class.exp.lexical"): found.get("lexical", {}),
+            t("class.exp.minilm"): found.get("minilm", {})}  # fmt: skip
+
+
+def scores_table(scores: Sequence[tuple[str, int]]) -> None:
+    """The class's quiz points, best first (nicknames shown as text in a table)."""
+    if not scores:
+        return
+    st.markdown(f"**{t('class.teacher.scores.head')}**")
+    frame = pd.DataFrame(scores, columns=[t("class.col.nickname"), t("class.col.points")])
+    st.dataframe(frame, hide_index=True, height=min(300, 35 * len(frame) + 38))
+
+
+# ---- the student's side: the assigned tokenizer, and posting a result --------------------------
+
+
+def assignment() -> Assignment | None:
+    """This student's tokenizer in the running experiment, or None (no class, no experiment)."""
+    seat = current()
+    if seat is None or seat.teacher:
+        return None
+    try:
+        return class_store().assignment(seat.code, seat.token or "")
+    except ClassError:
+        return None
+
+
+def post(run_id: int, row: dict) -> bool:
+    """Post a finished run's result row once (`run_id` names the run); True when it was posted."""
+    seat = current()
+    if seat is None or seat.teacher or st.session_state.get(POSTED_KEY) == run_id:
+        return False
+    try:
+        class_store().post_result(seat.code, seat.token or "", row)
+    except ClassError as err:
+        report(err, seat.code)
+        return False
+    st.session_state[POSTED_KEY] = run_id
+    return True

@@ -1,0 +1,154 @@
+"""The teacher's panel, beside whatever page the teacher shows: the room code, join link and QR
+code, who joined, the current poll's answers, the quiz points, "bring everyone here", the class
+experiment and closing the class.
+
+It is one `st.fragment` that reruns by itself every REFRESH_S seconds (a few indexed queries),
+so the roster and the answers fill in live without rerunning the page. In the sidebar normally;
+while presenting, across the top of the page in large type (`wide=True`), readable from the
+back of a room.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import streamlit as st
+
+from explorer_core.analysis.quiz_poll import value_label
+from explorer_core.classroom import ClassError, join_link, qr_svg
+from explorer_core.ui.classroom import board, follow
+from explorer_core.ui.classroom.gate import current, rerun_part, show_notice
+from explorer_core.ui.classroom.seat import Seat, base_url, forget, report
+from explorer_core.ui.classroom.seat import store as class_store
+from explorer_core.ui.export import show_chart
+from explorer_core.ui.i18n import t
+from explorer_core.viz.classroom import poll_figure
+
+REFRESH_S = 2.0  # the panel's own rerun: "updates by itself within 2 s"
+QR_KEY = "class.t.qr"  # show the QR code (off: it takes room)
+SCORES_KEY = "class.t.scores"
+CONFIRM_KEY = "class.t.confirm_close"
+BIG_CODE = "<div style='font-size:{size}rem;font-weight:700;letter-spacing:0.15em;line-height:1.1'>{code}</div>"  # noqa: E501
+
+
+def panel(wide: bool = False) -> None:
+    """The teacher's panel (call it where it should appear: the sidebar, or the page's top)."""
+    seat = current()
+    if seat is None or not seat.teacher:
+        return
+    st.fragment(run_every=REFRESH_S)(_panel)(wide)
+
+
+def _panel(wide: bool) -> None:
+    seat = current()
+    if seat is None:
+        return
+    show_notice()
+    try:
+        _draw(seat, wide)
+    except ClassError as err:  # the database went away, or the class was closed elsewhere
+        report(err, seat.code)
+        show_notice()
+
+
+def _draw(seat: Seat, wide: bool) -> None:
+    store = class_store()
+    info = store.check_teacher(seat.code, seat.secret or "")
+    pulse = store.pulse(seat.code)
+    roster = store.roster(seat.code)
+    columns = st.columns([2, 3, 3], gap="large") if wide else [st.container()] * 3
+    with columns[0]:
+        _code_box(seat, info, wide)
+        _roster(roster)
+    with columns[1]:
+        _poll(seat, pulse.poll_id, wide)
+        _scores(seat, pulse.show_scores)
+    with columns[2]:
+        _bring_here(seat)
+        board.teacher_board(seat, pulse.experiment_id, wide)
+        _close(seat)
+
+
+def _code_box(seat: Seat, info: Any, wide: bool) -> None:
+    st.markdown(f"**{t('class.teacher.head', code=seat.code)}**")
+    st.html(BIG_CODE.format(size=4.5 if wide else 2.6, code=html.escape(seat.code)))
+    base = base_url()
+    st.markdown(t("class.teacher.join", url=base))
+    if st.toggle(t("class.teacher.qr"), key=QR_KEY, value=wide):
+        link = join_link(base, seat.code, page="", param="class")
+        width = 360 if wide else 220
+        st.html(f"<div style='width:{width}px;max-width:100%'>"
+                + qr_svg(link, scale=8).replace("<svg ", "<svg width='100%' height='100%' ", 1)
+                + "</div>")  # fmt: skip
+        st.caption(t("class.teacher.qr.caption", code=seat.code))
+    with st.popover(t("class.teacher.link"), icon=":material/key:"):
+        st.caption(t("class.teacher.link.help"))
+        st.code(f"{base}?class={seat.code}&teacher={seat.secret}", language=None, wrap_lines=True)
+
+
+def _roster(roster: list) -> None:
+    st.markdown(f"**{t('class.teacher.roster', n=len(roster))}**")
+    if not roster:
+        st.caption(t("class.teacher.roster.none"))
+        return
+    st.text(", ".join(row.nickname for row in roster))  # as text: a nickname is never markup
+
+
+def _poll(seat: Seat, poll_id: int | None, wide: bool) -> None:
+    st.markdown(f"**{t('class.teacher.poll')}**")
+    if poll_id is None:
+        st.caption(t("class.teacher.poll.none"))
+        return
+    store = class_store()
+    poll, tally = store.poll(seat.code, poll_id), store.tally(seat.code, poll_id)
+    payload = poll.payload
+    key, values = payload["ask"]
+    st.markdown(t(key, **values))
+    st.markdown(t("class.teacher.poll.count", answered=tally.answered, joined=tally.joined))
+    right = payload.get("answers", []) if poll.revealed else []
+    choices = [tuple(c) for c in payload.get("choices", [])]
+    fig = poll_figure(
+        choices, tally.counts, right=right, title=t("class.teacher.poll.chart"),
+        x_title=t("class.teacher.poll.x"), y_title=t("class.teacher.poll.y"),
+    )  # fmt: skip
+    show_chart(fig, key=f"class.t.poll.{poll_id}")
+    if poll.revealed:
+        shown = " / ".join(value_label(payload, v) for v in payload.get("answers", []))
+        st.success(t("class.teacher.revealed", answer=shown))
+    elif st.button(t("class.teacher.reveal"), key="class.t.reveal", icon=":material/visibility:",
+                   type="primary", use_container_width=not wide):  # fmt: skip
+        store.reveal(seat.code, seat.secret or "", poll_id)
+        rerun_part()
+
+
+def _scores(seat: Seat, shown: bool) -> None:
+    wanted = st.toggle(t("class.teacher.scores"), key=SCORES_KEY, value=shown)
+    if wanted != shown:
+        class_store().set_show_scores(seat.code, seat.secret or "", wanted)
+    if wanted:
+        board.scores_table(class_store().scores(seat.code))
+
+
+def _bring_here(seat: Seat) -> None:
+    if st.button(t("class.teacher.bring"), key="class.t.bring", icon=":material/campaign:",
+                 help=t("class.teacher.bring.help"), use_container_width=True):  # fmt: skip
+        target = follow.target_here()
+        class_store().bring_here(seat.code, seat.secret or "", target)
+        title = follow.page_title_key(target.split("?")[0])
+        st.toast(t("class.teacher.brought", page=t(title) if title else target))
+
+
+def _close(seat: Seat) -> None:
+    if not st.session_state.get(CONFIRM_KEY):
+        if st.button(t("class.teacher.close"), key="class.t.close", icon=":material/close:",
+                     help=t("class.teacher.close.help")):  # fmt: skip
+            st.session_state[CONFIRM_KEY] = True
+            rerun_part()
+        return
+    if st.button(t("class.teacher.close.sure"), key="class.t.close_sure", type="primary"):
+        st.session_state.pop(CONFIRM_KEY, None)
+        class_store().close_class(seat.code, seat.secret or "")
+        forget()
+        st.session_state["class.notice"] = ("class.teacher.closed", {}, "info")
+        st.rerun(scope="app")

@@ -1,0 +1,56 @@
+"""The Train page in a class experiment: the tokenizer the experiment assigns, and the result
+posted to the class leaderboard when the run ends (see `ui.classroom.board`).
+
+Outside a class nothing here loads class mode (`classroom.gate`).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer_core.ui.classroom.gate import current, in_class
+from explorer_core.ui.i18n import t
+from explorer_core.ui.training.panels import VOCAB_SIZES
+
+ASSIGNED_KEY = "train.class_assigned"  # (algorithm, vocab size) of the run being started
+
+
+def apply_assignment(running: bool) -> None:
+    """A student in a running experiment trains the tokenizer it assigns: the page's tokenizer
+    choice is set to it (before the tokenizer panel draws) and a line says so."""
+    if not in_class() or current().teacher:
+        return
+    from explorer_core.ui.classroom.board import assignment
+
+    given = assignment()
+    if given is None or given.algorithm is None:
+        st.session_state.pop(ASSIGNED_KEY, None)
+        return
+    if not running:
+        st.session_state["train.tok"] = "train"
+        st.session_state["train.algo"] = given.algorithm
+        if given.vocab_size is not None:
+            low, high = VOCAB_SIZES
+            st.session_state["train.vocab_size"] = min(max(int(given.vocab_size), low), high)
+    vocab = given.vocab_size if given.vocab_size is not None else t("class.exp.vocab.any")
+    st.info(t("class.exp.assigned", algo=given.algorithm, vocab=vocab), icon=":material/science:")
+    st.session_state[ASSIGNED_KEY] = (given.algorithm, given.vocab_size)
+
+
+def post_result(parts: dict) -> None:
+    """Call when the session's run has just ended: its result goes to the class leaderboard
+    (once per run), measured on the run's own dev and test pairs."""
+    if not in_class() or current().teacher:
+        return
+    from explorer_core.analysis.experiment import result_from_run
+    from explorer_core.ui.classroom.board import post
+    from explorer_core.ui.training.run import current_run
+
+    run = current_run()
+    if run is None or run.result() is None:
+        return
+    seat = current()
+    with st.spinner(t("cmp.running")):
+        result = result_from_run(run, parts, nickname=seat.nickname)
+    if post(id(run), result.to_row()):
+        st.toast(t("class.student.posted"), icon=":material/leaderboard:")

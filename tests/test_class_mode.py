@@ -1,0 +1,219 @@
+"""Class mode through the app (AppTest): start and join by link, the join form, polls asked from a
+page's "Predict first" question, reveal, follow the teacher, the experiment's leaderboard, and
+every way it can go wrong in one line. Each test has its own SQLite class database."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from explorer_core.classroom import ClassStore
+from tests.conftest import ROOT
+
+APP = str(ROOT / "app.py")
+
+
+@pytest.fixture
+def class_db(tmp_path, monkeypatch):
+    """A fresh SQLite class database for this test (the app reads EXPLORER_CLASS_DB)."""
+    url = f"sqlite:///{tmp_path / 'classes.db'}"
+    monkeypatch.setenv("EXPLORER_CLASS_DB", url)
+    store = ClassStore(url)
+    yield store
+    store.dispose()
+
+
+def open_app(params: dict[str, str] | None = None, state: dict | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in (params or {}).items():
+        at.query_params[key] = value
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def start_class() -> AppTest:
+    teacher = open_app({"class": "new"})
+    assert teacher.session_state["class.seat"].teacher
+    return teacher
+
+
+def everything_said(at: AppTest) -> str:
+    parts = [*at.markdown, *at.text, *at.caption, *at.info, *at.success, *at.warning, *at.error]
+    return "\n".join(str(p.value) for p in parts)
+
+
+def button(at: AppTest, key: str):
+    found = [b for b in at.button if b.key == key]
+    assert found, f"no button {key}: {[b.key for b in at.button]}"
+    return found[0]
+
+
+def test_a_class_starts_from_a_link_and_students_join_by_link(class_db):
+    teacher = start_class()
+    seat = teacher.session_state["class.seat"]
+    assert teacher.query_params["class"] == seat.code
+    assert teacher.query_params["teacher"] == seat.secret
+    assert seat.code in everything_said(teacher)
+    assert "Nobody has joined yet." in everything_said(teacher)
+
+    ann = open_app({"class": seat.code.lower(), "name": "  Ann\u200b "})
+    mine = ann.session_state["class.seat"]
+    assert (mine.code, mine.nickname, mine.teacher) == (seat.code, "Ann", False)
+    assert ann.query_params["seat"] == mine.token and "name" not in ann.query_params
+    assert "teacher" not in ann.query_params  # a student's link never carries the secret
+
+    teacher.run()
+    assert "Joined: 1" in everything_said(teacher)
+    assert any(t.value == "Ann" for t in teacher.sidebar.text)
+
+
+def test_a_nickname_made_of_markup_shows_as_text(class_db):
+    seat = start_class().session_state["class.seat"]
+    evil = "<b>x</b><img src=x>"
+    student = open_app({"class": seat.code, "name": evil})
+    assert student.session_state["class.seat"].nickname == evil
+    assert any(evil in t.value for t in student.text)  # st.text: never parsed as markup
+    assert all(evil not in m.value for m in student.markdown)
+
+
+def test_the_join_form_opens_on_a_linked_code_and_says_what_went_wrong(class_db):
+    seat = start_class().session_state["class.seat"]
+    open_app({"class": seat.code, "name": "Ann"})
+    form = open_app({"class": seat.code})
+    assert form.text_input(key="class.join.code").value == seat.code
+    form.text_input(key="class.join.name").input("ann")  # taken, whatever the case
+    form.button[[b.label for b in form.button].index("Join")].click().run()
+    assert "Choose another nickname" in everything_said(form)
+    assert "class.seat" not in form.session_state
+
+    form.text_input(key="class.join.code").input("ZZZZZ")
+    form.text_input(key="class.join.name").input("Bea")
+    form.button[[b.label for b in form.button].index("Join")].click().run()
+    assert "There is no class with the code ZZZZZ" in everything_said(form)
+    assert not form.exception
+
+
+def test_a_closed_class_and_a_full_class_each_say_so_in_one_line(class_db, monkeypatch):
+    teacher = start_class()
+    seat = teacher.session_state["class.seat"]
+    student = open_app({"class": seat.code, "name": "Ann"})
+    button(teacher, "class.t.close").click().run()
+    button(teacher, "class.t.close_sure").click().run()
+    assert "class.seat" not in teacher.session_state
+    assert "The class is closed" in everything_said(teacher)
+    student.run()
+    assert "class.seat" not in student.session_state
+    assert "is gone" in everything_said(student)
+    late = open_app({"class": seat.code, "name": "Bea"})
+    assert "closed by its teacher" in everything_said(late) or "no class" in everything_said(late)
+
+    monkeypatch.setenv("EXPLORER_CLASS_LIMIT", "1")
+    small = ClassStore.from_settings()
+    info, _ = small.create_class()
+    small.join(info.code, "One")
+    full = open_app({"class": info.code, "name": "Two"})
+    assert "is full (1 students)" in everything_said(full)
+
+
+def test_an_unreachable_database_leaves_the_app_working(monkeypatch):
+    monkeypatch.setenv("EXPLORER_CLASS_DB", "postgresql+psycopg://nobody@127.0.0.1:9/none")
+    at = open_app({"class": "new"})
+    said = everything_said(at)
+    assert "Class mode is unavailable right now" in said
+    assert at.title[0].value == "Embedding Explorer"  # the home page drew as always
+    assert "class.seat" not in at.session_state
+
+
+def test_a_poll_from_a_page_reaches_a_student_and_the_reveal_grades_it(class_db):
+    teacher = start_class()
+    seat = teacher.session_state["class.seat"]
+    ann = open_app({"class": seat.code, "name": "Ann"})
+    teacher.switch_page("lessons/bert_inputs.py").run()
+    teacher.toggle(key="inputs.predict").set_value(True).run()
+    button(teacher, "inputs.ask_class").click().run()
+    assert "your class sees this question now" in everything_said(teacher)
+    poll_id = class_db.pulse(seat.code).poll_id
+    poll = class_db.poll(seat.code, poll_id)
+    assert poll.payload["kind"] == "mask" and poll.payload["answer"]
+
+    ann.run()  # the student's bar (its own fragment reruns every 3 s in a browser)
+    said = everything_said(ann)
+    assert "Question from your teacher" in said
+    items = poll.payload["items"]
+    truth = poll.payload["answer"].split(",")
+    for (pos, _), kind in zip(items, truth, strict=True):
+        ann.get("button_group")  # the segmented controls of the mask poll
+        control = [w for w in ann.get("button_group") if w.key == f"class.s.answer.{poll_id}.{pos}"]
+        control[0].set_value(kind)
+    button(ann, f"class.s.answer.{poll_id}.send").click().run()
+    assert "Your answer is in" in everything_said(ann)
+    assert class_db.tally(seat.code, poll_id).answered == 1
+
+    teacher.run()
+    assert "1 of 1 answered" in everything_said(teacher)
+    button(teacher, "class.t.reveal").click().run()
+    ann.run()
+    assert "Right!" in everything_said(ann)
+    assert class_db.scores(seat.code) == [("Ann", 1)]
+
+
+def test_students_follow_the_teacher_and_keep_their_own_work(class_db):
+    teacher = start_class()
+    seat = teacher.session_state["class.seat"]
+    own = "my own corpus, pasted in the Tokenizer Lab"
+    ann = open_app({"class": seat.code, "name": "Ann"}, state={"tok.train.paste": own})
+    teacher.switch_page("lessons/attention.py").run()
+    teacher.session_state["attn.layer"] = 3
+    teacher.run()
+    button(teacher, "class.t.bring").click().run()
+    pulse = class_db.pulse(seat.code)
+    assert pulse.follow_target.startswith("attention") and "attn.layer=3" in pulse.follow_target
+
+    ann.run()
+    assert "Your teacher is showing Attention" in everything_said(ann)
+    button(ann, "class.s.go").click().run()
+    assert not ann.exception, [e.message for e in ann.exception]
+    assert ann.session_state["attn.layer"] == 3
+    assert ann.session_state["tok.train.paste"] == own
+    assert any(e.value.startswith("Attention") for e in ann.title)
+
+
+def test_the_experiment_assigns_tokenizers_and_fills_the_leaderboard(class_db):
+    teacher = start_class()
+    seat = teacher.session_state["class.seat"]
+    teacher.multiselect(key="class.t.exp.algos").set_value(["char-bpe", "wordpiece"])
+    teacher.text_input(key="class.t.exp.vocabs").input("300")
+    button(teacher, "class.t.exp.start").click().run()
+    assert class_db.pulse(seat.code).experiment_id is not None
+
+    ann = open_app({"class": seat.code, "name": "Ann"})
+    ann.switch_page("lessons/train_model.py").run()
+    assert not ann.exception, [e.message for e in ann.exception]
+    assert ann.session_state["train.algo"] == "char-bpe"
+    assert ann.session_state["train.vocab_size"] == 300
+    assert "Assigned by the class experiment: char-bpe" in everything_said(ann)
+    bea = open_app({"class": seat.code, "name": "Bea"})
+    bea.switch_page("lessons/train_model.py").run()
+    assert bea.session_state["train.algo"] == "wordpiece"  # round robin
+
+    row = {"algorithm": "char-bpe", "vocab_size": 300, "preset": "tiny", "steps": 40,
+           "seconds": 12.5, "seed": 0, "dev_spearman_en": 0.61, "test_spearman_en": 0.58,
+           "test_spearman_zh": 0.55, "unk_share_zh": 0.0}  # fmt: skip
+    class_db.post_result(seat.code, ann.session_state["class.seat"].token, row)
+    teacher.run()
+    assert "Leaderboard (1 runs)" in everything_said(teacher)
+    board = teacher.dataframe[-1].value
+    assert board.iloc[0]["nickname"] == "Ann" and board.iloc[0]["test en"] == pytest.approx(0.58)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_class_pages_speak_both_languages(class_db, lang):
+    teacher = open_app({"class": "new", "lang": lang})
+    seat = teacher.session_state["class.seat"]
+    student = open_app({"class": seat.code, "name": "Ann", "lang": lang})
+    head = {"en": "Your class", "zh": "你的课堂"}[lang]
+    assert head in everything_said(teacher)
+    assert {"en": "Leave the class", "zh": "退出课堂"}[lang] in [b.label for b in student.button]
