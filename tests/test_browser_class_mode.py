@@ -1,0 +1,170 @@
+"""Class mode in real browsers: one teacher and three students (three phones), on one server.
+
+Join by link and by the form, a poll asked from the Attention page's "Predict first" question,
+answered on the phones, revealed; "Bring everyone here" with one click and with auto-follow; a
+student's training run on the class experiment's leaderboard. Screenshots (look at them):
+artifacts/screenshots/class-*.png, the teacher's panel on a projector and a phone-sized student
+screen, in English and Chinese.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, SHOTS, BrowserSession
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1400, "height": 1000}
+PROJECTOR = {"width": 1280, "height": 720}
+XSS = "<img src=x onerror=alert(1)>"
+
+
+@contextmanager
+def chromium():
+    """One headless Debian Chromium; each caller's context is a separate person."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                    args=CHROMIUM_ARGS)  # fmt: skip
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def person(browser, base_url: str, size: dict) -> BrowserSession:  # noqa: ANN001 - a Browser
+    return BrowserSession(browser.new_context(viewport=size), base_url)
+
+
+def params(session: BrowserSession) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(urlsplit(session.page.url).query).items()}
+
+
+def see(session: BrowserSession, text: str, timeout: int = 20_000) -> None:
+    session.page.get_by_text(text).first.wait_for(timeout=timeout)
+
+
+def click(session: BrowserSession, name: str, timeout: int = 20_000) -> None:
+    button = session.page.get_by_role("button", name=name).first
+    button.wait_for(timeout=timeout)
+    button.click()
+
+
+def test_a_lesson_with_a_teacher_and_three_students(app_url):
+    with chromium() as browser:
+        teacher = person(browser, app_url, LAPTOP)
+        teacher.open("", "class=new", wait_text="Your class")
+        code = params(teacher)["class"]
+        secret = params(teacher)["teacher"]
+        assert re.fullmatch(r"[A-Z2-9]{5}", code) and secret
+
+        ann = person(browser, app_url, PHONE)
+        ann.open("", f"class={code}&name=Ann", wait_text=f"Class {code} · Ann")
+        assert "teacher" not in params(ann) and params(ann)["seat"]
+        bo = person(browser, app_url, PHONE)
+        bo.open("", f"class={code}", wait_text="Join a class")
+        form = bo.page.locator('[data-testid="stForm"]')
+        assert form.get_by_role("textbox", name="Room code").input_value() == code
+        form.get_by_role("textbox", name="Your nickname").fill("Bo")
+        form.get_by_role("button", name="Join").click()
+        see(bo, f"Class {code} · Bo")
+        eve = person(browser, app_url, PHONE)
+        dialogs = []
+        eve.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        eve.open("", f"class={code}&name={XSS}", wait_text=f"Class {code} · <img")
+        see(teacher, "Joined: 3", timeout=15_000)  # the panel refreshes by itself
+        teacher_text = teacher.page.locator('[data-testid="stSidebar"]').inner_text()
+        assert XSS[:24] in teacher_text and dialogs == []  # literal text, never markup
+        teacher.screenshot("class-teacher-roster")
+
+        # a poll from the Attention page's question
+        teacher.open("attention", f"class={code}&teacher={secret}", wait_text="Your class")
+        main = teacher.page.locator('[data-testid="stMain"]')
+        main.get_by_text("Predict first", exact=True).click()
+        click(teacher, "Ask the class")
+        see(teacher, "your class sees this question now")
+        for student in (ann, bo, eve):
+            see(student, "Question from your teacher", timeout=15_000)
+        ann.screenshot("class-student-phone-question")
+        for student in (ann, bo, eve):
+            bar = student.page.locator('[data-testid="stMain"] [data-testid="stRadio"]').first
+            bar.locator('label:has(input[type="radio"])').first.click()
+            click(student, "Send my answer")
+            see(student, "Your answer is in")
+        see(teacher, "3 of 3 answered", timeout=15_000)
+        teacher.screenshot("class-teacher-poll")
+        click(teacher, "Reveal to the class")
+        for student in (ann, bo, eve):
+            student.page.get_by_text(re.compile("Right!|Not this time")).first.wait_for(
+                timeout=15_000
+            )
+        ann.screenshot("class-student-phone-verdict")
+
+        # follow the teacher: a click, then auto-follow
+        teacher.open("attention", f"class={code}&teacher={secret}&attn.head=5",
+                     wait_text="Your class")  # fmt: skip
+        click(teacher, "Bring everyone here")
+        see(ann, "Your teacher is showing Attention", timeout=15_000)
+        click(ann, "Go to the teacher's view")
+        ann.page.wait_for_url(re.compile(r"/attention"), timeout=30_000)
+        assert params(ann)["class"] == code and "attn.head=5" in ann.page.url
+        bo.page.get_by_text("Follow the teacher automatically").first.click()
+        teacher.open("embedding-sum", f"class={code}&teacher={secret}", wait_text="Your class")
+        click(teacher, "Bring everyone here")
+        bo.page.wait_for_url(re.compile(r"/embedding-sum"), timeout=30_000)
+
+        # the class experiment: a student's run lands on the leaderboard
+        teacher.open("", f"class={code}&teacher={secret}", wait_text="Your class")
+        sidebar = teacher.page.locator('[data-testid="stSidebar"]')
+        sidebar.get_by_role("textbox", name=re.compile("Vocabulary sizes")).fill("300")
+        sidebar.get_by_role("textbox", name=re.compile("Vocabulary sizes")).press("Enter")
+        click(teacher, "Start the experiment")
+        see(teacher, "is on: each student's next training run")
+        query = (f"class={code}&seat={params(ann)['seat']}&train.budget=6&train.fine_steps=20"
+                 "&train.pre_steps=0")  # fmt: skip
+        ann.open("train-model", query, wait_text="Assigned by the class experiment")
+        click(ann, "Train")
+        see(ann, "Your result is on the class leaderboard", timeout=120_000)
+        see(teacher, "Leaderboard (1 runs)", timeout=20_000)
+        teacher.screenshot("class-teacher-leaderboard")
+        for session in (teacher, ann, bo, eve):
+            assert session.exceptions() == []
+            assert session.foreign_requests() == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_screens_on_a_projector_and_a_phone(app_url, lang):
+    """The teacher's panel while presenting (code, QR, poll, board readable from the back) and a
+    student's phone, in both languages; nobody's page shows an exception."""
+    with chromium() as browser:
+        teacher = person(browser, app_url, PROJECTOR)
+        teacher.open("", f"class=new&lang={lang}&present=1",
+                     wait_text={"en": "Your class", "zh": "你的课堂"}[lang])  # fmt: skip
+        code = params(teacher)["class"]
+        student = person(browser, app_url, PHONE)
+        name = {"en": "Ann", "zh": "小明"}[lang]
+        student.open("", f"class={code}&name={name}&lang={lang}", wait_text=name)
+        see(teacher, {"en": "Joined: 1", "zh": "已加入：1 人"}[lang], timeout=15_000)
+        qr = teacher.page.locator("svg title", has_text="Join link")
+        assert qr.count() == 1
+        size = teacher.page.evaluate(
+            "() => { const r = document.querySelector('svg title').parentElement"
+            ".getBoundingClientRect(); return [r.width, r.height]; }"
+        )
+        assert min(size) >= 250, size  # a QR code the back row can scan
+        code_px = teacher.page.evaluate(
+            f"() => [...document.querySelectorAll('div')].filter(d => d.textContent === '{code}')"
+            ".map(d => parseFloat(getComputedStyle(d).fontSize))"
+        )
+        assert code_px and max(code_px) >= 60, code_px
+        teacher.screenshot(f"class-projector-{lang}")
+        student.screenshot(f"class-phone-{lang}")
+        assert teacher.exceptions() == [] and student.exceptions() == []
+        assert SHOTS.is_dir()
