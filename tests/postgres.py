@@ -57,7 +57,10 @@ def _tail(path: Path, lines: int = 20) -> str:
 def _run(argv: list[str], log: Path) -> None:
     as_root = os.geteuid() == 0
     prefix = ["runuser", "-u", USER, "--"] if as_root else []
-    done = subprocess.run(prefix + argv, capture_output=True, text=True, timeout=60)
+    try:
+        done = subprocess.run(prefix + argv, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise RuntimeError(f"PostgreSQL test server: {argv[0]} could not run: {err}") from err
     if done.returncode != 0:
         raise RuntimeError(
             f"PostgreSQL test server: {' '.join(argv[:1])} failed ({done.returncode}):\n"
@@ -66,13 +69,14 @@ def _run(argv: list[str], log: Path) -> None:
 
 
 @contextmanager
-def running_postgres(database: str = "explorer") -> Iterator[str]:
+def running_postgres(database: str = "explorer", port: int | None = None) -> Iterator[str]:
     """A private PostgreSQL server for the duration of the block; yields the URL of `database`
-    (created empty). The server stops and its folder is deleted at the end."""
+    (created empty). `port`: a free one when None. The server stops and its folder is deleted at
+    the end."""
     bin_dir = pg_bin_dir()
     folder = Path(tempfile.mkdtemp(prefix="explorer-pg-"))
     folder.chmod(0o777)  # as root, the postgres user writes here
-    data, log, port = folder / "data", folder / "server.log", free_port()
+    data, log, port = folder / "data", folder / "server.log", port or free_port()
     started = False
     try:
         _run([str(bin_dir / "initdb"), "-D", str(data), "--auth=trust", "-U", USER, "-E", "UTF8",
@@ -91,7 +95,7 @@ def running_postgres(database: str = "explorer") -> Iterator[str]:
         if started:
             try:
                 _run([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], log)
-            except (RuntimeError, subprocess.TimeoutExpired):
+            except RuntimeError:
                 _run([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], log)
         shutil.rmtree(folder, ignore_errors=True)
 

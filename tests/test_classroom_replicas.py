@@ -7,6 +7,7 @@ Runs on a SQLite file and on a real PostgreSQL (tests/postgres.py), like test_cl
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import textwrap
@@ -22,7 +23,7 @@ from explorer_core.classroom import ClassError, ClassStore, schema
 from explorer_core.classroom.database import engine_for
 from explorer_core.classroom.migrations import schema_version
 from tests.browser import free_port
-from tests.postgres import new_database
+from tests.postgres import new_database, running_postgres
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -199,3 +200,13 @@ def test_the_schema_version_is_recorded(store, url):
     store.ping()
     with engine_for(url).connect() as conn:
         assert conn.execute(select(func.max(schema_version.c.version))).scalar() == schema.LATEST
+
+
+def test_a_postgres_that_cannot_start_fails_with_its_log():
+    """The fixture never skips: a server that cannot start raises with its log's last lines."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        with pytest.raises(RuntimeError, match="(?s)server log.*could not bind"):
+            with running_postgres(port=taken.getsockname()[1]):
+                pass
