@@ -13,8 +13,8 @@
 # SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host:5432/db) when set; else, with 2 or more
 # replicas, a PostgreSQL this script starts for the cluster (Debian's postgresql package, run
 # unprivileged, data in RUN_DIR/postgres, on 127.0.0.1:CLASS_DB_PORT, default a free port, with a
-# random password; the URL is written to RUN_DIR/class_db.url, readable by its owner only); with
-# one replica, that replica's own SQLite file.
+# random password; the URL is written to RUN_DIR/class_db.url, readable by its owner only; see
+# scripts/class_db.sh); with one replica, that replica's own SQLite file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPLICAS="${1:-2}"
@@ -56,63 +56,7 @@ if [ ! -x "$NGINX" ]; then
 fi
 
 # Class mode's database (see the top): one for every replica, never a SQLite file per replica.
-PG_BIN="${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}"
-CLASS_DB_DIR=""
-AS_PG=()
-FREE_PORT='import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-hide_password() { sed -E 's#(://[^:/@]*):[^@]*@#\1:***@#' <<<"$1"; }
-start_class_db() {
-    if [ ! -x "$PG_BIN/pg_ctl" ]; then
-        if [ "$(id -u)" = 0 ]; then
-            echo "Installing Debian's postgresql for class mode..."
-            apt-get update -qq
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
-            PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
-        else
-            echo "error: $REPLICAS replicas share class mode's database: run 'sudo apt-get" \
-                "install -y postgresql' first, or set EXPLORER_CLASS_DB" >&2
-            exit 1
-        fi
-    fi
-    CLASS_DB_DIR="$RUN_DIR/postgres"
-    mkdir -p "$CLASS_DB_DIR"
-    if [ "$(id -u)" = 0 ]; then  # initdb refuses root: the server runs as the postgres user
-        AS_PG=(runuser -u postgres --)
-        chmod o+x "$RUN_DIR"
-        chown postgres: "$CLASS_DB_DIR"
-        if ! runuser -u postgres -- test -w "$CLASS_DB_DIR"; then
-            echo "error: the postgres user cannot write $CLASS_DB_DIR: choose RUN_DIR under /tmp," \
-                "or set EXPLORER_CLASS_DB" >&2
-            exit 1
-        fi
-    fi
-    local port="${CLASS_DB_PORT:-$(.venv/bin/python -c "$FREE_PORT")}"
-    local password
-    password="$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-    (umask 077 && printf '%s\n' "$password" >"$CLASS_DB_DIR/password")
-    if [ "$(id -u)" = 0 ]; then chown postgres: "$CLASS_DB_DIR/password"; fi
-    if ! "${AS_PG[@]}" "$PG_BIN/initdb" -D "$CLASS_DB_DIR/data" -U postgres -E UTF8 \
-        --auth=scram-sha-256 --pwfile="$CLASS_DB_DIR/password" >"$CLASS_DB_DIR/initdb.log" 2>&1; then
-        tail -n 20 "$CLASS_DB_DIR/initdb.log" >&2
-        exit 1
-    fi
-    rm -f "$CLASS_DB_DIR/password"
-    if ! "${AS_PG[@]}" "$PG_BIN/pg_ctl" -D "$CLASS_DB_DIR/data" -l "$CLASS_DB_DIR/server.log" -w \
-        -o "-p $port -k $CLASS_DB_DIR -c listen_addresses=127.0.0.1" start >/dev/null; then
-        echo "error: the class database did not start; the end of $CLASS_DB_DIR/server.log:" >&2
-        tail -n 20 "$CLASS_DB_DIR/server.log" >&2
-        exit 1
-    fi
-    "${AS_PG[@]}" env PGPASSWORD="$password" "$PG_BIN/createdb" -h 127.0.0.1 -p "$port" \
-        -U postgres explorer
-    EXPLORER_CLASS_DB="postgresql+psycopg://postgres:$password@127.0.0.1:$port/explorer"
-    (umask 077 && printf '%s\n' "$EXPLORER_CLASS_DB" >"$RUN_DIR/class_db.url")
-}
-stop_class_db() {
-    if [ -n "$CLASS_DB_DIR" ] && [ -f "$CLASS_DB_DIR/data/postmaster.pid" ]; then
-        "${AS_PG[@]}" "$PG_BIN/pg_ctl" -D "$CLASS_DB_DIR/data" -m fast -w stop >/dev/null 2>&1 || true
-    fi
-}
+source scripts/class_db.sh
 
 # One cookie secret for all replicas, so a browser moved to another replica keeps valid cookies.
 STREAMLIT_SERVER_COOKIE_SECRET="${STREAMLIT_SERVER_COOKIE_SECRET:-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')}"

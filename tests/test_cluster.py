@@ -298,6 +298,7 @@ def test_replicas_share_one_class_database(cluster):
 @pytest.mark.browser
 @pytest.mark.slow
 def test_sigterm_stops_every_process(cluster):
+    class_db = (cluster.run_dir / "class_db.url").read_text().strip()  # gone after the stop
     cluster.proc.send_signal(signal.SIGTERM)
     assert cluster.proc.wait(timeout=30) != 0  # the script ends, reporting the signal
     deadline = time.monotonic() + 15
@@ -306,7 +307,6 @@ def test_sigterm_stops_every_process(cluster):
     assert not cluster.group_alive(), "a replica or nginx outlived the script"
     assert not healthy(cluster.url)
     assert not any(healthy(f"http://{r}") for r in cluster.replicas)
-    class_db = (cluster.run_dir / "class_db.url").read_text().strip()
     port = int(class_db.rsplit(":", 1)[1].split("/")[0])
     with socket.socket() as probe:  # the cluster's PostgreSQL (its own session) stopped too
         assert probe.connect_ex(("127.0.0.1", port)) != 0
