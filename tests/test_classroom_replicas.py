@@ -172,9 +172,10 @@ def test_an_unreachable_database_is_one_sentence():
         assert caught.value.kind == "db" and "\n" not in message and "hunter2" not in message
         assert f"127.0.0.1:{port}" in message
     store.dispose()
-    with pytest.raises(ClassError) as caught:
-        ClassStore("not a url at all").ping()
-    assert caught.value.kind == "db"
+    for bad in ("not a url at all", "sqlite:////proc/no-such-folder/classes.db", "nosuchdb://x/y"):
+        with pytest.raises(ClassError) as caught:
+            ClassStore(bad).ping()
+        assert caught.value.kind == "db" and "\n" not in str(caught.value), bad
 
 
 def test_settings_choose_the_database_and_the_limits(monkeypatch, tmp_path):
