@@ -113,3 +113,14 @@ def new_database(url: str) -> str:
     ) as conn:  # fmt: skip
         conn.execute(f'CREATE DATABASE "{name}"')
     return parsed.set(database=name).render_as_string(hide_password=False)
+
+
+DATABASES = ["sqlite", "postgresql"]  # params of a fixture that runs a test on both
+
+
+def database_url(request, folder: Path) -> str:  # noqa: ANN001 - pytest's FixtureRequest
+    """An empty class database for a fixture parametrised over DATABASES: a SQLite file in
+    `folder`, or a new database on the run's PostgreSQL (conftest's `postgres_url`)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{folder / 'data' / 'classes.db'}"
+    return new_database(request.getfixturevalue("postgres_url"))

@@ -23,16 +23,14 @@ from explorer_core.classroom import ClassError, ClassStore, schema
 from explorer_core.classroom.database import engine_for
 from explorer_core.classroom.migrations import schema_version
 from tests.browser import free_port
-from tests.postgres import new_database, running_postgres
+from tests.postgres import DATABASES, database_url, running_postgres
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=DATABASES)
 def url(request, tmp_path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'classes.db'}"
-    return new_database(request.getfixturevalue("postgres_url"))
+    return database_url(request, tmp_path)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from explorer_core.classroom import (
     schema,
 )
 from explorer_core.classroom.database import engine_for
-from tests.postgres import new_database
+from tests.postgres import DATABASES, database_url
 
 
 class Clock:
@@ -35,11 +35,9 @@ class Clock:
         self.now += seconds
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=DATABASES)
 def url(request, tmp_path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'data' / 'classes.db'}"
-    return new_database(request.getfixturevalue("postgres_url"))
+    return database_url(request, tmp_path)
 
 
 @pytest.fixture
