@@ -6,6 +6,9 @@ free port and yields its SQLAlchemy URL; `new_database(url)` adds an empty datab
     with running_postgres() as url:          # postgresql+psycopg://postgres@127.0.0.1:PORT/explorer
         two = ClassStore(new_database(url))  # an empty database of its own
 
+For the test suite, conftest's session fixture `postgres_url` runs one server for the whole run,
+and a fixture parametrised over DATABASES gets an empty database per test from `database_url`.
+
 Debian's server binaries (`apt-get install postgresql`) live in /usr/lib/postgresql/<version>/bin,
 not on PATH; the newest version found is used (or $PG_BIN, or pg_ctl on PATH). `initdb` refuses
 to run as root, so as root the server runs as the `postgres` user (`runuser`) in a folder anyone
