@@ -5,10 +5,11 @@
 #   docker run -p 8501:8501 embedding-explorer bash scripts/serve_cluster.sh 4      # 4 + nginx
 FROM python:3.11-slim-bookworm
 
-# nginx for scripts/serve_cluster.sh (it runs unprivileged from its own config; the package's
-# own service is never started in a container)
+# nginx and postgresql for scripts/serve_cluster.sh (both run unprivileged from their own
+# folders: nginx's config, and the PostgreSQL the replicas share for class mode; the packages' own
+# services are never started in a container)
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx postgresql \
     && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --create-home app

@@ -9,6 +9,12 @@
 # REPLICA_PORT (8511), RUN_DIR (a new temporary folder: nginx.conf, logs, pid), and
 # MORE_SERVERS="host:port host:port": replicas on other machines, added to nginx's list
 # (N may then be 0: this machine runs nginx only).
+# Class mode keeps its classes in one database that every replica shares: EXPLORER_CLASS_DB (a
+# SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host:5432/db) when set; else, with 2 or more
+# replicas, a PostgreSQL this script starts for the cluster (Debian's postgresql package, run
+# unprivileged, data in RUN_DIR/postgres, on 127.0.0.1:CLASS_DB_PORT, default a free port, with a
+# random password; the URL is written to RUN_DIR/class_db.url, readable by its owner only; see
+# scripts/class_db.sh); with one replica, that replica's own SQLite file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPLICAS="${1:-2}"
@@ -49,6 +55,9 @@ if [ ! -x "$NGINX" ]; then
     fi
 fi
 
+# Class mode's database (see the top): one for every replica, never a SQLite file per replica.
+source scripts/class_db.sh
+
 # One cookie secret for all replicas, so a browser moved to another replica keeps valid cookies.
 STREAMLIT_SERVER_COOKIE_SECRET="${STREAMLIT_SERVER_COOKIE_SECRET:-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')}"
 export STREAMLIT_SERVER_COOKIE_SECRET
@@ -75,7 +84,7 @@ start_replica() {  # $1: replica index
 
 stop_all() {
     trap - INT TERM EXIT
-    echo "Stopping nginx and $REPLICAS replicas..."
+    echo "Stopping nginx and $REPLICAS replicas${CLASS_DB_DIR:+ and the class database}..."
     local pid
     for pid in $NGINX_PID "${PIDS[@]}"; do
         kill -TERM "$pid" 2>/dev/null || true
@@ -91,10 +100,33 @@ stop_all() {
     for pid in $NGINX_PID "${PIDS[@]}"; do
         kill -KILL "$pid" 2>/dev/null || true
     done
+    stop_class_db  # after the replicas, which hold connections to it
 }
 trap 'stop_all; exit 130' INT
 trap 'stop_all; exit 143' TERM
 trap 'stop_all' EXIT
+
+if [ -n "${EXPLORER_CLASS_DB:-}" ]; then
+    CLASS_DB_SAYS="every replica uses EXPLORER_CLASS_DB ($(hide_password "$EXPLORER_CLASS_DB"))"
+elif [ "$REPLICAS" -ge 2 ]; then
+    start_class_db
+    CLASS_DB_SAYS="a PostgreSQL for this cluster on ${EXPLORER_CLASS_DB##*@}, shared by all"
+    CLASS_DB_SAYS+=" $REPLICAS replicas (data in $CLASS_DB_DIR; URL in $RUN_DIR/class_db.url)"
+elif [ "$REPLICAS" = 1 ]; then
+    CLASS_DB_SAYS="the replica's own SQLite file (one replica: nothing to share)"
+fi
+if [ -n "$MORE_SERVERS" ]; then
+    case "${EXPLORER_CLASS_DB:-}" in
+        "" | sqlite* | *@127.0.0.1[:/]* | *@localhost[:/]*)
+            echo "warning: the replicas in MORE_SERVERS need EXPLORER_CLASS_DB set to one" \
+                "PostgreSQL every machine reaches, or each machine keeps its own classes" >&2
+            ;;
+    esac
+fi
+if [ -n "${EXPLORER_CLASS_DB:-}" ]; then
+    export EXPLORER_CLASS_DB
+fi
+[ "$REPLICAS" -ge 1 ] && echo "Class mode: $CLASS_DB_SAYS."
 
 upstreams=""
 for ((i = 0; i < REPLICAS; i++)); do
@@ -124,6 +156,10 @@ declare -a RESTARTED=()
 while true; do
     if ! kill -0 "$NGINX_PID" 2>/dev/null; then
         echo "error: nginx stopped; see $RUN_DIR/error.log" >&2
+        exit 1
+    fi
+    if [ -n "$CLASS_DB_DIR" ] && [ ! -f "$CLASS_DB_DIR/data/postmaster.pid" ]; then
+        echo "error: the class database stopped; see $CLASS_DB_DIR/server.log" >&2
         exit 1
     fi
     for ((i = 0; i < REPLICAS; i++)); do

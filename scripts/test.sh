@@ -5,14 +5,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh requirements-dev.txt
 # Browser tests need Debian's Chromium, and a CJK font so Chinese renders in screenshots;
-# the classroom-server test (tests/test_cluster.py) needs Debian's nginx.
-if [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/opentype/noto ] || [ ! -x /usr/sbin/nginx ]; then
+# the classroom-server test (tests/test_cluster.py) needs Debian's nginx; the class store's tests
+# (tests/postgres.py) start a private PostgreSQL from Debian's postgresql package.
+have_postgres() { compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null; }
+if [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/opentype/noto ] || [ ! -x /usr/sbin/nginx ] \
+    || ! have_postgres; then
     if [ "$(id -u)" = 0 ]; then
-        echo "Installing Debian's chromium, fonts-noto-cjk and nginx for the browser tests..."
+        echo "Installing Debian's chromium, fonts-noto-cjk, nginx and postgresql for the tests..."
         apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk nginx >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk nginx \
+            postgresql >/dev/null
     else
-        echo "warning: run 'sudo apt-get install -y chromium fonts-noto-cjk nginx' for the browser tests" >&2
+        echo "warning: run 'sudo apt-get install -y chromium fonts-noto-cjk nginx postgresql'" \
+            "for the browser, cluster and class-store tests" >&2
     fi
 fi
 exec .venv/bin/python -m pytest "$@"

@@ -6,6 +6,9 @@ free port and yields its SQLAlchemy URL; `new_database(url)` adds an empty datab
     with running_postgres() as url:          # postgresql+psycopg://postgres@127.0.0.1:PORT/explorer
         two = ClassStore(new_database(url))  # an empty database of its own
 
+For the test suite, conftest's session fixture `postgres_url` runs one server for the whole run,
+and a fixture parametrised over DATABASES gets an empty database per test from `database_url`.
+
 Debian's server binaries (`apt-get install postgresql`) live in /usr/lib/postgresql/<version>/bin,
 not on PATH; the newest version found is used (or $PG_BIN, or pg_ctl on PATH). `initdb` refuses
 to run as root, so as root the server runs as the `postgres` user (`runuser`) in a folder anyone
@@ -57,7 +60,10 @@ def _tail(path: Path, lines: int = 20) -> str:
 def _run(argv: list[str], log: Path) -> None:
     as_root = os.geteuid() == 0
     prefix = ["runuser", "-u", USER, "--"] if as_root else []
-    done = subprocess.run(prefix + argv, capture_output=True, text=True, timeout=60)
+    try:
+        done = subprocess.run(prefix + argv, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise RuntimeError(f"PostgreSQL test server: {argv[0]} could not run: {err}") from err
     if done.returncode != 0:
         raise RuntimeError(
             f"PostgreSQL test server: {' '.join(argv[:1])} failed ({done.returncode}):\n"
@@ -66,13 +72,14 @@ def _run(argv: list[str], log: Path) -> None:
 
 
 @contextmanager
-def running_postgres(database: str = "explorer") -> Iterator[str]:
+def running_postgres(database: str = "explorer", port: int | None = None) -> Iterator[str]:
     """A private PostgreSQL server for the duration of the block; yields the URL of `database`
-    (created empty). The server stops and its folder is deleted at the end."""
+    (created empty). `port`: a free one when None. The server stops and its folder is deleted at
+    the end."""
     bin_dir = pg_bin_dir()
     folder = Path(tempfile.mkdtemp(prefix="explorer-pg-"))
     folder.chmod(0o777)  # as root, the postgres user writes here
-    data, log, port = folder / "data", folder / "server.log", free_port()
+    data, log, port = folder / "data", folder / "server.log", port or free_port()
     started = False
     try:
         _run([str(bin_dir / "initdb"), "-D", str(data), "--auth=trust", "-U", USER, "-E", "UTF8",
@@ -91,7 +98,7 @@ def running_postgres(database: str = "explorer") -> Iterator[str]:
         if started:
             try:
                 _run([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], log)
-            except (RuntimeError, subprocess.TimeoutExpired):
+            except RuntimeError:
                 _run([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], log)
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -109,3 +116,14 @@ def new_database(url: str) -> str:
     ) as conn:  # fmt: skip
         conn.execute(f'CREATE DATABASE "{name}"')
     return parsed.set(database=name).render_as_string(hide_password=False)
+
+
+DATABASES = ["sqlite", "postgresql"]  # params of a fixture that runs a test on both
+
+
+def database_url(request, folder: Path) -> str:  # noqa: ANN001 - pytest's FixtureRequest
+    """An empty class database for a fixture parametrised over DATABASES: a SQLite file in
+    `folder`, or a new database on the run's PostgreSQL (conftest's `postgres_url`)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{folder / 'data' / 'classes.db'}"
+    return new_database(request.getfixturevalue("postgres_url"))

@@ -10,9 +10,16 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, inspect, select, text
 
-from explorer_core.classroom import Assignment, ClassError, ClassStore, PollTally, schema
+from explorer_core.classroom import (
+    Assignment,
+    ClassError,
+    ClassStore,
+    PollTally,
+    experiments,
+    schema,
+)
 from explorer_core.classroom.database import engine_for
-from tests.postgres import new_database
+from tests.postgres import DATABASES, database_url
 
 
 class Clock:
@@ -28,11 +35,9 @@ class Clock:
         self.now += seconds
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=DATABASES)
 def url(request, tmp_path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'data' / 'classes.db'}"
-    return new_database(request.getfixturevalue("postgres_url"))
+    return database_url(request, tmp_path)
 
 
 @pytest.fixture
@@ -71,9 +76,10 @@ def test_a_whole_lesson(make):
     ada, bob, cy = (store.join(info.code, n) for n in ("Ada", "Bob", "Cy"))
     assert [r.nickname for r in store.roster(info.code)] == ["Ada", "Bob", "Cy"]
 
-    poll = store.ask(info.code, secret, {"question": "Which word splits?", "answer": "B"})
+    poll = store.ask(info.code, secret, {"question": "Which word splits?", "answer": "B "})
     assert store.pulse(info.code).poll_id == poll.poll_id and not store.pulse(info.code).revealed
     assert store.poll(info.code, poll.poll_id).for_student() == {"question": "Which word splits?"}
+    assert store.poll(info.code, poll.poll_id).payload["answer"] == "B "  # stored as given
     assert store.answer(info.code, ada.token, poll.poll_id, "B") is True
     assert store.answer(info.code, bob.token, poll.poll_id, " A ") is True
     assert store.answer(info.code, bob.token, poll.poll_id, "B") is False  # refused: A stands
@@ -130,7 +136,7 @@ def test_bring_everyone_here(make):
     assert store.pulse(info.code).follow_seq == 2
 
 
-def test_experiment_assigns_round_robin_and_keeps_each_students_tokenizer(make):
+def test_experiment_assigns_round_robin_and_keeps_each_students_tokenizer(make, monkeypatch):
     store, replica = make(), make()
     info, secret = store.create_class()
     code = info.code
@@ -150,10 +156,15 @@ def test_experiment_assigns_round_robin_and_keeps_each_students_tokenizer(make):
     board = store.results(code)
     assert [(r["nickname"], r["loss"]) for r in board] == [("kid3", 2.5), ("kid0", 2.1)]
     assert kind_of(store.post_result, code, kids[1].token, {"x": "y" * 5000}) == "input"
+    monkeypatch.setattr(experiments, "RESULTS_PER_STUDENT", 3)
+    for _ in range(3):
+        store.post_result(code, kids[1].token, {"loss": 3.0})
+    assert kind_of(store.post_result, code, kids[1].token, {"loss": 3.0}) == "input"
+    assert len(store.results(code)) == 5
 
     second = store.start_experiment(code, secret, ["unigram"], [])
     assert store.assignment(code, kids[3].token) == Assignment("unigram", None)
-    assert store.results(code) == [] and len(store.results(code, first)) == 2
+    assert store.results(code) == [] and len(store.results(code, first)) == 5
     store.stop_experiment(code, secret)
     assert store.pulse(code).experiment_id is None and store.assignment(code, kids[0].token) is None
     assert kind_of(store.post_result, code, kids[0].token, {"loss": 1}) == "experiment"

@@ -262,9 +262,43 @@ def test_nginx_alone_in_front_of_other_machines(cluster, tmp_path):
     assert not front.group_alive() and healthy(f"http://{cluster.replicas[0]}")
 
 
+def replica_environments(cluster: Cluster) -> list[dict[str, str]]:
+    """The environment of each `streamlit run` in the script's process group."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            group = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[2])
+            if group == cluster.proc.pid and b"streamlit" in (proc / "cmdline").read_bytes():
+                pairs = (proc / "environ").read_bytes().split(b"\0")
+                found.append(dict(p.decode().split("=", 1) for p in pairs if b"=" in p))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+@pytest.mark.slow
+def test_replicas_share_one_class_database(cluster):
+    """Two replicas never keep a SQLite class store each: the script starts a PostgreSQL for the
+    cluster (its password printed nowhere) and gives every replica its URL."""
+    from explorer_core.classroom import ClassStore
+
+    out = (cluster.run_dir / "serve_cluster.out").read_text()
+    assert "Class mode: a PostgreSQL for this cluster" in out
+    url = (cluster.run_dir / "class_db.url").read_text().strip()
+    assert url.split("@")[0].rsplit(":", 1)[1] not in out
+    assert [env.get("EXPLORER_CLASS_DB") for env in replica_environments(cluster)] == [url, url]
+    store = ClassStore(url)
+    try:
+        info, _ = store.create_class()
+        assert store.info(info.code) == info
+    finally:
+        store.dispose()
+
+
 @pytest.mark.browser
 @pytest.mark.slow
 def test_sigterm_stops_every_process(cluster):
+    class_db = (cluster.run_dir / "class_db.url").read_text().strip()  # gone after the stop
     cluster.proc.send_signal(signal.SIGTERM)
     assert cluster.proc.wait(timeout=30) != 0  # the script ends, reporting the signal
     deadline = time.monotonic() + 15
@@ -273,3 +307,6 @@ def test_sigterm_stops_every_process(cluster):
     assert not cluster.group_alive(), "a replica or nginx outlived the script"
     assert not healthy(cluster.url)
     assert not any(healthy(f"http://{r}") for r in cluster.replicas)
+    port = int(class_db.rsplit(":", 1)[1].split("/")[0])
+    with socket.socket() as probe:  # the cluster's PostgreSQL (its own session) stopped too
+        assert probe.connect_ex(("127.0.0.1", port)) != 0

@@ -18,6 +18,21 @@ Read in this order:
                  worked example.
 9. `qr`          the join link and its QR code as SVG, drawn in memory.
 
+How pages use it (`ClassStore.from_settings()` once per process, e.g. in st.cache_resource):
+- teacher: `create_class()` -> (info, secret); keep the secret in the session. Then `ask`,
+  `tally`, `reveal`, `scores`, `set_show_scores`, `bring_here`, `start_experiment`, `results`,
+  `stop_experiment`, `close_class`; `roster` for the list of names.
+- student: `info(code, client=...)` then `join` -> Member (keep its token); `member(code, token)`
+  after a reload; every 3 s `pulse(code)` (one indexed query) and, when its poll_id or follow_seq
+  changed, `poll(...).for_student()` (no "answer" before the reveal) or the follow target; then
+  `answer`, `my_answer`, `assignment`, `post_result`, `leave`.
+- errors: every call raises only ClassError (a ValueError); `kind` is one of KINDS: beyond
+  unknown/closed/expired/full/nickname/secret/rate/poll/db, also "member" (the token is not in
+  the class), "experiment" (none running, or no such experiment) and "input" (a payload, result,
+  answer or follow target refused). str(error) is one English sentence.
+- extras beyond the first sketch: `Pulse.show_scores`, `Poll.for_student()`, `RosterRow`,
+  `purge_expired()`, `dispose()`, and `join_link(base, code, page=, param=)`.
+
 Below: `runtime` only; nothing here draws or imports streamlit.
 """
 

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Self
 
 from sqlalchemy import Connection, Row, delete, insert, select, text
 from sqlalchemy.exc import SQLAlchemyError
@@ -30,11 +31,9 @@ from explorer_core.classroom.records import (
 from explorer_core.classroom.schema import classes, ended, join_attempts, members, upgrade
 from explorer_core.runtime import whole_number_setting
 
-ENDED_KEPT_S = (
-    86400.0  # how long a closed or expired code answers "closed"/"expired", not "unknown"
-)
-RATE_WINDOW_S = 60.0
-CODE_TRIES = 20
+# How long a closed or expired class's code still answers "closed"/"expired" (not "unknown").
+ENDED_KEPT_S = 86400.0
+RATE_WINDOW_S = 60.0  # the rate limit counts failed code lookups in this window
 _UPGRADED: set[str] = set()  # URLs whose schema this process has brought up to date
 _UPGRADE_LOCK = threading.Lock()
 
@@ -100,7 +99,7 @@ class StoreBase:
         self.join_tries_per_minute = int(join_tries_per_minute)
 
     @classmethod
-    def from_settings(cls, data_dir: Path | None = None) -> StoreBase:
+    def from_settings(cls, data_dir: Path | None = None) -> Self:
         """The store the app uses: EXPLORER_CLASS_DB (a SQLAlchemy URL) when set, else the SQLite
         file classes.db in `data_dir` (default: `default_data_dir()`); a class lasts
         EXPLORER_CLASS_HOURS (24) and takes EXPLORER_CLASS_LIMIT (200) students."""
@@ -206,7 +205,8 @@ class StoreBase:
         now = self.clock()
         with self._write() as conn:
             expired = classes.c.expires <= now
-            conn.execute(delete(ended).where(ended.c.until <= now))
+            dying = select(classes.c.code).where(expired)
+            conn.execute(delete(ended).where((ended.c.until <= now) | ended.c.code.in_(dying)))
             conn.execute(
                 insert(ended).from_select(
                     ["code", "reason", "until"],

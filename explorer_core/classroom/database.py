@@ -21,16 +21,26 @@ from explorer_core.classroom.records import ClassError
 
 _ENGINES: dict[str, Engine] = {}
 _LOCK = threading.Lock()
+CONNECT_TIMEOUT_S = 5  # an unreachable server says so in seconds, not after the OS's minutes
 WRITE = {"class_write": True}  # execution option: this transaction writes (BEGIN IMMEDIATE)
 
 
 def parse_url(url: str) -> URL:
-    """The URL, or ClassError("db") with a sentence when SQLAlchemy cannot read it."""
+    """The URL, or ClassError("db") with a sentence when SQLAlchemy cannot read it. PostgreSQL
+    without a driver name ("postgresql://", "postgres://") means psycopg 3, the one installed.
+
+    >>> parse_url("postgres://ann@db/explorer").drivername
+    'postgresql+psycopg'
+    """
+    if url.startswith(("postgresql://", "postgres://")):
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
     try:
         return make_url(url)
     except ArgumentError as err:
-        raise ClassError(
-            "db", f"The class database setting is not a database URL: {url!r}."
+        raise ClassError(  # the URL itself is not repeated: it may hold a password
+            "db",
+            "The class database setting is not a database URL"
+            " (expected e.g. postgresql+psycopg://user@host:5432/db).",
         ) from err
 
 
@@ -80,11 +90,18 @@ def engine_for(url: str) -> Engine:
         try:
             if parsed.get_backend_name() == "sqlite":
                 if parsed.database and parsed.database != ":memory:":
-                    Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                    Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
                 engine = create_engine(parsed, pool_pre_ping=True)
                 _sqlite_events(engine)
             else:
-                engine = create_engine(parsed, pool_pre_ping=True, pool_size=5, max_overflow=10)
+                postgres = parsed.get_backend_name() == "postgresql"
+                engine = create_engine(
+                    parsed,
+                    pool_pre_ping=True,
+                    pool_size=5,
+                    max_overflow=10,
+                    connect_args={"connect_timeout": CONNECT_TIMEOUT_S} if postgres else {},
+                )
         except (ArgumentError, NoSuchModuleError, ImportError, OSError) as err:
             raise ClassError(
                 "db", f"Cannot open the class database {describe_url(url)}: {err}"

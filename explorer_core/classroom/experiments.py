@@ -23,6 +23,7 @@ from explorer_core.classroom.records import (
 from explorer_core.classroom.schema import assignments, classes, experiments, results
 
 NAME_LENGTH = 64
+RESULTS_PER_STUDENT = 50  # per experiment: plenty of runs, and a bound on a stuck button's rows
 
 
 def start(
@@ -95,6 +96,9 @@ def post(conn: Connection, klass: Row, member: Row, result: dict, now: float) ->
     text = to_json(result, RESULT_BYTES, "A result")
     if klass.experiment_id is None:
         raise ClassError("experiment", "No experiment is running in this class right now.")
+    mine = (results.c.experiment_id == klass.experiment_id) & (results.c.member_id == member.id)
+    if conn.execute(select(func.count()).where(mine)).scalar_one() >= RESULTS_PER_STUDENT:
+        raise ClassError("input", f"You have posted {RESULTS_PER_STUDENT} results already.")
     conn.execute(
         insert(results).values(
             experiment_id=klass.experiment_id,

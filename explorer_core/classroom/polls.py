@@ -31,7 +31,7 @@ def ask(conn: Connection, klass: Row, payload: dict, now: float) -> Poll:
         insert(polls).values(
             class_id=klass.id,
             payload=text,
-            answer=None if right is None else str(right),
+            answer=None if right is None else str(right).strip(),  # as answers are stored
             asked_at=now,
             revealed=False,
         )

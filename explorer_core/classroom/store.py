@@ -22,6 +22,7 @@ False
 >>> store.pulse(info.code).closed
 True
 >>> store.dispose()
+>>> import shutil; shutil.rmtree(folder)
 """
 
 from __future__ import annotations
