@@ -70,9 +70,9 @@ parts, data_key, data_name = data_panel(source, active)
 
 # 2) tokenizer
 st.subheader(t("train.tok.head"))
-class_run.apply_assignment(active)  # in a class experiment: its tokenizer
 sentences = [s for p in parts["train"] for s in (p.sentence1, p.sentence2)]
 corpus = ui.corpus_text() + "\n" + "\n".join(sentences)
+class_run.apply_assignment(active, corpus)  # in a class experiment: its tokenizer
 tokenizer = tokenizer_panel(ALGORITHMS, corpus, active, DEFAULTS)
 
 # 3) model

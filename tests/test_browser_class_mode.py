@@ -123,7 +123,7 @@ def test_a_lesson_with_a_teacher_and_three_students(app_url):
         # the class experiment: a student's run lands on the leaderboard
         teacher.open("", f"class={code}&teacher={secret}", wait_text="Your class")
         sidebar = teacher.page.locator('[data-testid="stSidebar"]')
-        sidebar.get_by_role("textbox", name=re.compile("Vocabulary sizes")).fill("300")
+        sidebar.get_by_role("textbox", name=re.compile("Vocabulary sizes")).fill("300")  # raised
         sidebar.get_by_role("textbox", name=re.compile("Vocabulary sizes")).press("Enter")
         click(teacher, "Start the experiment")
         see(teacher, "is on: each student's next training run")
@@ -132,7 +132,8 @@ def test_a_lesson_with_a_teacher_and_three_students(app_url):
         ann.open("train-model", query, wait_text="Assigned by the class experiment")
         click(ann, "Train")
         see(ann, "Your result is on the class leaderboard", timeout=120_000)
-        see(teacher, "Leaderboard (1 runs)", timeout=20_000)
+        see(teacher, "Leaderboard · runs: 1", timeout=20_000)
+        sidebar.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for(timeout=20_000)
         teacher.screenshot("class-teacher-leaderboard")
         for session in (teacher, ann, bo, eve):
             assert session.exceptions() == []
@@ -146,18 +147,16 @@ def test_screens_on_a_projector_and_a_phone(app_url, lang):
     with chromium() as browser:
         teacher = person(browser, app_url, PROJECTOR)
         teacher.open("", f"class=new&lang={lang}&present=1",
-                     wait_text={"en": "Your class", "zh": "你的课堂"}[lang])  # fmt: skip
+                     wait_text={"en": "joined", "zh": "已加入"}[lang])  # fmt: skip
         code = params(teacher)["class"]
         student = person(browser, app_url, PHONE)
         name = {"en": "Ann", "zh": "小明"}[lang]
         student.open("", f"class={code}&name={name}&lang={lang}", wait_text=name)
-        see(teacher, {"en": "Joined: 1", "zh": "已加入：1 人"}[lang], timeout=15_000)
-        qr = teacher.page.locator("svg title", has_text="Join link")
+        see(teacher, {"en": "1 joined", "zh": "已加入 1 人"}[lang], timeout=15_000)
+        qr = teacher.page.locator('[data-testid="stImage"] img')
         assert qr.count() == 1
-        size = teacher.page.evaluate(
-            "() => { const r = document.querySelector('svg title').parentElement"
-            ".getBoundingClientRect(); return [r.width, r.height]; }"
-        )
+        box = qr.bounding_box()
+        size = [box["width"], box["height"]]
         assert min(size) >= 250, size  # a QR code the back row can scan
         code_px = teacher.page.evaluate(
             f"() => [...document.querySelectorAll('div')].filter(d => d.textContent === '{code}')"

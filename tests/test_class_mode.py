@@ -204,7 +204,7 @@ def test_the_experiment_assigns_tokenizers_and_fills_the_leaderboard(class_db):
            "test_spearman_zh": 0.55, "unk_share_zh": 0.0}  # fmt: skip
     class_db.post_result(seat.code, ann.session_state["class.seat"].token, row)
     teacher.run()
-    assert "Leaderboard (1 runs)" in everything_said(teacher)
+    assert "Leaderboard · runs: 1" in everything_said(teacher)
     board = teacher.dataframe[-1].value
     assert board.iloc[0]["nickname"] == "Ann" and board.iloc[0]["test en"] == pytest.approx(0.58)
 

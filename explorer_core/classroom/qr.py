@@ -43,3 +43,20 @@ def qr_svg(text: str, *, scale: int = 10) -> str:
         xmldecl=False, svgns=True, title="Join link",
     )  # fmt: skip
     return out.getvalue().decode("utf-8")
+
+
+def qr_png(text: str, *, scale: int = 10) -> bytes:
+    """`text` as a QR code in a PNG image (`scale` pixels per module), for st.image.
+
+    # subtle: st.html sanitises its markup and drops an inline <svg>; an image always shows.
+
+    >>> qr_png("http://192.168.1.20:8501/?class=ABC23", scale=2)[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+    """
+    if scale < 1:
+        raise ValueError(f"A QR code needs at least 1 pixel per module, got scale={scale}.")
+    out = io.BytesIO()
+    segno.make(str(text), error="m", micro=False).save(
+        out, kind="png", scale=scale, border=QUIET_ZONE, dark="#000", light="#fff"
+    )
+    return out.getvalue()

@@ -26,7 +26,7 @@ from explorer_core.ui.i18n import t
 
 ALGOS_KEY, VOCABS_KEY = "class.t.exp.algos", "class.t.exp.vocabs"
 DEFAULT_ALGOS = ("char-bpe", "byte-bpe", "wordpiece")
-DEFAULT_VOCABS = "300, 1000"
+DEFAULT_VOCABS = "2000, 4000"  # a character vocabulary of the built-in data needs ~1,450
 VOCAB_RANGE = (100, 30_000)  # the Train page's own tokenizer sizes (ui/training/panels.py)
 POSTED_KEY = "class.posted"  # id of the run whose result this session already posted
 COLUMNS = {  # leaderboard column -> text key of its header

@@ -111,11 +111,17 @@ def go(target: str) -> None:
         return
     before = {key: st.session_state[key] for key in values if key in st.session_state}
     st.session_state[BEFORE_KEY] = (file, before)
+    _put(values)
+    # subtle: a widget bound to the URL (bind="query-params") takes the page's URL value when the
+    # page opens; without it in the URL it would keep the student's old value
+    st.switch_page(file, query_params={key: url_text(value) for key, value in values.items()})
+
+
+def _put(values: dict[str, Any]) -> None:
     for key, value in values.items():
         st.session_state[key] = value
         if URL_SEEDED + key in st.session_state:  # a hand-synced control's shadow copy too
             st.session_state[URL_SEEDED + key] = value
-    st.switch_page(file)
 
 
 def can_go_back() -> bool:
@@ -125,9 +131,6 @@ def can_go_back() -> bool:
 def go_back() -> None:
     """Put back what following replaced, on the page it was replaced on."""
     file, before = st.session_state.pop(BEFORE_KEY, (None, {}))
-    for key, value in before.items():
-        st.session_state[key] = value
-        if URL_SEEDED + key in st.session_state:
-            st.session_state[URL_SEEDED + key] = value
+    _put(before)
     if file:
-        st.switch_page(file)
+        st.switch_page(file, query_params={key: url_text(value) for key, value in before.items()})

@@ -23,7 +23,10 @@ def section() -> None:
     bar or the teacher's panel is on every page then)."""
     st.subheader(t("class.home.head"))
     show_notice()
-    if current() is not None:
+    seat = current()
+    if seat is not None:
+        st.markdown(t("class.home.teaching" if seat.teacher else "class.home.learning",
+                      code=seat.code))  # fmt: skip
         return
     st.markdown(t("class.home.body"))
     start, join = st.columns([1, 2], gap="large")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import streamlit as st
 
@@ -195,7 +196,25 @@ def forget() -> None:
     forget_url()
 
 
-def base_url() -> str:
-    """The app's address as the browser sees it, without a query ("http://host:8501/")."""
-    url = st.context.url or ""
-    return url.split("?")[0].rsplit("/", 1)[0] + "/" if url else "/"
+def base_url(page_path: str = "") -> str:
+    """The app's address as the browser sees it, without the page or the query.
+
+    `st.context.url` is the address of the page shown ("http://host:8501/attention", or
+    "http://host:8501" at home; behind a proxy maybe "https://school/explorer/attention").
+    """
+    return app_address(st.context.url or "", page_path)
+
+
+def app_address(url: str, page_path: str) -> str:
+    """The app's base address from a page's address and that page's url path.
+
+    >>> app_address("http://127.0.0.1:8501", "")
+    'http://127.0.0.1:8501/'
+    >>> app_address("https://s.org/ee/attention", "attention")
+    'https://s.org/ee/'
+    """
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    if page_path and path.endswith("/" + page_path):
+        path = path[: -len(page_path) - 1]
+    return f"{parts.scheme}://{parts.netloc}{path}/" if parts.netloc else "/"

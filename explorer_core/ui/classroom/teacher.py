@@ -16,7 +16,8 @@ from typing import Any
 import streamlit as st
 
 from explorer_core.analysis.quiz_poll import value_label
-from explorer_core.classroom import ClassError, join_link, qr_svg
+from explorer_core.classroom import ClassError, join_link
+from explorer_core.classroom.qr import qr_png
 from explorer_core.ui.classroom import board, follow
 from explorer_core.ui.classroom.gate import current, rerun_part, show_notice
 from explorer_core.ui.classroom.seat import Seat, base_url, forget, report
@@ -29,6 +30,8 @@ REFRESH_S = 2.0  # the panel's own rerun: "updates by itself within 2 s"
 QR_KEY = "class.t.qr"  # show the QR code (off: it takes room)
 SCORES_KEY = "class.t.scores"
 CONFIRM_KEY = "class.t.confirm_close"
+OPEN_KEY = "class.t.open"  # while presenting: the whole panel, or one line
+URL_LINE = "<div style='font-size:{size}rem;font-weight:600;word-break:break-all'>{url}</div>"
 BIG_CODE = "<div style='font-size:{size}rem;font-weight:700;letter-spacing:0.15em;line-height:1.1'>{code}</div>"  # noqa: E501
 
 
@@ -57,7 +60,9 @@ def _draw(seat: Seat, wide: bool) -> None:
     info = store.check_teacher(seat.code, seat.secret or "")
     pulse = store.pulse(seat.code)
     roster = store.roster(seat.code)
-    columns = st.columns([2, 3, 3], gap="large") if wide else [st.container()] * 3
+    if wide and not _opened(seat, roster, pulse.poll_id):
+        return
+    columns = st.columns(3, gap="large") if wide else [st.container()] * 3
     with columns[0]:
         _code_box(seat, info, wide)
         _roster(roster)
@@ -70,18 +75,28 @@ def _draw(seat: Seat, wide: bool) -> None:
         _close(seat)
 
 
+def _opened(seat: Seat, roster: list, poll_id: int | None) -> bool:
+    """While presenting: one line (code, joined, answers) and the switch that opens the panel."""
+    line = t("class.teacher.strip", code=seat.code, n=len(roster))
+    if poll_id is not None:
+        tally = class_store().tally(seat.code, poll_id)
+        line += " · " + t("class.teacher.poll.count", answered=tally.answered, joined=tally.joined)
+    left, right = st.columns([3, 1], vertical_alignment="center")
+    left.markdown(f"**{line}**")
+    return right.toggle(t("class.teacher.open"), key=OPEN_KEY, value=True)
+
+
 def _code_box(seat: Seat, info: Any, wide: bool) -> None:
-    st.markdown(f"**{t('class.teacher.head', code=seat.code)}**")
-    st.html(BIG_CODE.format(size=4.5 if wide else 2.6, code=html.escape(seat.code)))
-    base = base_url()
-    st.markdown(t("class.teacher.join", url=base))
+    if not wide:
+        st.markdown(f"**{t('class.teacher.head', code=seat.code)}**")
+    st.html(BIG_CODE.format(size=3.4 if wide else 2.4, code=html.escape(seat.code)))
+    base = base_url(st.session_state.get(follow.LAST_PAGE_KEY, ""))
+    st.markdown(t("class.teacher.join"))
+    st.html(URL_LINE.format(size=1.3 if wide else 1.0, url=html.escape(base)))
     if st.toggle(t("class.teacher.qr"), key=QR_KEY, value=wide):
         link = join_link(base, seat.code, page="", param="class")
-        width = 360 if wide else 220
-        st.html(f"<div style='width:{width}px;max-width:100%'>"
-                + qr_svg(link, scale=8).replace("<svg ", "<svg width='100%' height='100%' ", 1)
-                + "</div>")  # fmt: skip
-        st.caption(t("class.teacher.qr.caption", code=seat.code))
+        st.image(qr_png(link, scale=10), width=320 if wide else 220,
+                 caption=t("class.teacher.qr.caption", code=seat.code))  # fmt: skip
     with st.popover(t("class.teacher.link"), icon=":material/key:"):
         st.caption(t("class.teacher.link.help"))
         st.code(f"{base}?class={seat.code}&teacher={seat.secret}", language=None, wrap_lines=True)

@@ -3,6 +3,8 @@
 EN = {
     # home page: start and join
     "class.home.head": "Class mode",
+    "class.home.teaching": "You are teaching class **{code}**: the class panel is in the sidebar (across the top in presentation mode).",
+    "class.home.learning": "You are in class **{code}**; your bar at the top of each page shows the teacher's questions.",
     "class.home.body": (
         "Run one live lesson with the whole room: students join with a short code (no account, a "
         'nickname is all), answer the pages\' "Predict first" questions as live polls, follow your '
@@ -30,7 +32,9 @@ EN = {
     "class.err.empty_code": "Type the room code first.",
     # teacher's panel
     "class.teacher.head": "Your class {code}",
-    "class.teacher.join": "Students open **{url}** and type the code, or scan the QR code.",
+    "class.teacher.join": "Students open this address and type the code, or scan the QR code:",
+    "class.teacher.strip": "Class {code} · {n} joined",
+    "class.teacher.open": "Class panel",
     "class.teacher.qr": "Show the QR code",
     "class.teacher.qr.caption": "Scan to join class {code}",
     "class.teacher.link": "Teacher link",
@@ -94,7 +98,7 @@ EN = {
     "class.exp.none": "No experiment yet.",
     "class.exp.bad_vocab": "Vocabulary sizes are whole numbers from {min} to {max}, separated by commas.",
     "class.exp.no_algo": "Pick at least one tokenizer.",
-    "class.exp.board": "Leaderboard ({n} runs)",
+    "class.exp.board": "Leaderboard · runs: {n}",
     "class.exp.board.none": "No results yet: they appear here as students' runs end.",
     "class.exp.chart.title": "Test Spearman by tokenizer ({lang})",
     "class.exp.chart.x": "tokenizer",
@@ -104,6 +108,7 @@ EN = {
     "class.exp.minilm": "MiniLM as is",
     "class.exp.assigned": "Assigned by the class experiment: {algo}, vocabulary {vocab}.",
     "class.exp.vocab.any": "your choice",
+    "class.exp.raised": "That size is too small for this text's characters: trained with {size}, the smallest that works.",
     "class.col.nickname": "nickname",
     "class.col.tokenizer": "tokenizer",
     "class.col.vocab": "vocabulary",
@@ -122,6 +127,8 @@ EN = {
 
 ZH = {
     "class.home.head": "课堂模式",
+    "class.home.teaching": "你正在主持课堂 **{code}**：课堂面板在侧边栏（演示模式下在页面顶部）。",
+    "class.home.learning": "你在课堂 **{code}** 中；每个页面顶部的课堂栏会显示老师的提问。",
     "class.home.body": (
         "全班一起上一堂实时课：学生用短码加入（无需账号，一个昵称即可），把各页面的“先预测”问题当作"
         "实时投票来作答，一键跟随你的视图，并训练模型，结果汇总在同一个排行榜上。"
@@ -146,7 +153,9 @@ ZH = {
     "class.err.db": "课堂模式暂时不可用（无法连接课堂数据库）；其他功能都正常。",
     "class.err.empty_code": "请先输入课堂码。",
     "class.teacher.head": "你的课堂 {code}",
-    "class.teacher.join": "学生打开 **{url}** 并输入课堂码，或扫描二维码。",
+    "class.teacher.join": "学生打开下面的网址并输入课堂码，或扫描二维码：",
+    "class.teacher.strip": "课堂 {code} · 已加入 {n} 人",
+    "class.teacher.open": "课堂面板",
     "class.teacher.qr": "显示二维码",
     "class.teacher.qr.caption": "扫码加入课堂 {code}",
     "class.teacher.link": "教师链接",
@@ -206,7 +215,7 @@ ZH = {
     "class.exp.none": "还没有实验。",
     "class.exp.bad_vocab": "词表大小须为 {min} 到 {max} 的整数，用逗号分隔。",
     "class.exp.no_algo": "请至少选一种分词器。",
-    "class.exp.board": "排行榜（{n} 次训练）",
+    "class.exp.board": "排行榜 · 训练次数：{n}",
     "class.exp.board.none": "还没有结果：学生的训练结束后会出现在这里。",
     "class.exp.chart.title": "各分词器的测试集 Spearman（{lang}）",
     "class.exp.chart.x": "分词器",
@@ -216,6 +225,7 @@ ZH = {
     "class.exp.minilm": "原样的 MiniLM",
     "class.exp.assigned": "由课堂实验分配：{algo}，词表大小 {vocab}。",
     "class.exp.vocab.any": "自选",
+    "class.exp.raised": "这个大小容不下这段文本的所有字符：改用能用的最小值 {size} 训练。",
     "class.col.nickname": "昵称",
     "class.col.tokenizer": "分词器",
     "class.col.vocab": "词表大小",
