@@ -13,7 +13,7 @@ import pytest
 from explorer_core import tokenization
 from explorer_core.analysis.experiment import (
     ExperimentResult,
-    lexical_baseline,
+    reference_scores,
     result_from_run,
     run_job,
     summarise,
@@ -179,5 +179,7 @@ def test_run_job_is_deterministic_and_counts_unknown_tokens(tmp_path):
     for name in ("dev_spearman", "test_spearman", "unk_share"):
         assert getattr(first, name) == getattr(second, name)
     assert first.unk_share["en"] > 0.1  # 300 words cannot cover the test sentences
-    base = lexical_baseline(split_pairs(builtin_sts_pairs()))
-    assert set(base["test"]) == {"en", "zh"} and not math.isnan(base["test"]["en"])
+    refs = reference_scores(split_pairs(builtin_sts_pairs()))
+    assert set(refs) == {"test", "dev"} and set(refs["test"]) == {"lexical"}
+    assert set(refs["test"]["lexical"]) == {"en", "zh"}
+    assert not math.isnan(refs["test"]["lexical"]["en"])
