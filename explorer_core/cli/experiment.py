@@ -173,7 +173,7 @@ def _jobs(args: argparse.Namespace, base, parts: dict, tmp: Path) -> list:  # no
 
     texts = [s for p in parts["train"] for s in (p.sentence1, p.sentence2)]
     jobs = []
-    for algo in args.algorithms:
+    for algo in dict.fromkeys(args.algorithms):  # each cell once, in the order given
         for size in dict.fromkeys(args.vocab_sizes):
             folder = tmp / "tokenizers" / f"{algo}-{size or 'default'}"
             train_tokenizer(algo, size, texts).save(folder)
