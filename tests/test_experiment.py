@@ -116,6 +116,7 @@ def test_figure_has_a_point_per_run_a_mean_per_tokenizer_and_reference_lines():
     assert list(again.data[0].x) == list(points.x)
     assert means.y[0] == pytest.approx(statistics.fmean([0.5, 0.6, 0.8]))
     assert means.error_y.array[0] == pytest.approx(statistics.stdev([0.5, 0.6, 0.8]))
+    assert means.customdata[0][2] == means.error_y.array[0]  # the sd on hover
     assert list(fig.data[4].y) == [0.65, 0.65] and list(fig.data[6].y) == [0.9, 0.9]
     assert "s0" in [row[0] for row in points.customdata] and "seed" in points.hovertemplate
     assert list(fig.layout.xaxis.ticktext) == ["char-bpe 1000", "word 300"]

@@ -124,8 +124,8 @@ def experiment_figure(
             y=[s.mean for s in means], mode="markers", name=f"{name}: {mean_name}",
             legendgroup=lang, error_y=dict(type="data", array=[s.sd for s in means]),
             marker=dict(color=colour, size=12, symbol="diamond", line=dict(width=1)),
-            customdata=[[tokenizer_label(s.algorithm, s.vocab_size), s.n] for s in means],
-            hovertemplate=f"%{{customdata[0]}}<br>{name}: %{{y:.3f}} ± %{{error_y.array:.3f}}"
+            customdata=[[tokenizer_label(s.algorithm, s.vocab_size), s.n, s.sd] for s in means],
+            hovertemplate=f"%{{customdata[0]}}<br>{name}: %{{y:.3f}} ± %{{customdata[2]:.3f}}"
             " (n = %{customdata[1]})<extra></extra>",
         ))  # fmt: skip
     span = [-0.5, max(len(slots), 1) - 0.5]
