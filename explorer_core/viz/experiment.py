@@ -132,7 +132,8 @@ def experiment_figure(
     fig.add_traces(_reference_traces(references, langs, lang_names, span))
     style(fig, title=title, x_title=x_title, y_title=y_title, height=460)
     fig.update_xaxes(tickvals=list(slots.values()),
-                     ticktext=[tokenizer_label(*key) for key in slots], range=span)  # fmt: skip
+                     ticktext=[tokenizer_label(*key) for key in slots], range=span,
+                     showgrid=False, zeroline=False)  # fmt: skip  # slots, not a number line
     return fig
 
 
