@@ -13,7 +13,7 @@ import pytest
 from explorer_core import tokenization
 from explorer_core.analysis.experiment import (
     ExperimentResult,
-    lexical_baseline,
+    reference_scores,
     result_from_run,
     run_job,
     summarise,
@@ -116,6 +116,7 @@ def test_figure_has_a_point_per_run_a_mean_per_tokenizer_and_reference_lines():
     assert list(again.data[0].x) == list(points.x)
     assert means.y[0] == pytest.approx(statistics.fmean([0.5, 0.6, 0.8]))
     assert means.error_y.array[0] == pytest.approx(statistics.stdev([0.5, 0.6, 0.8]))
+    assert means.customdata[0][2] == means.error_y.array[0]  # the sd on hover
     assert list(fig.data[4].y) == [0.65, 0.65] and list(fig.data[6].y) == [0.9, 0.9]
     assert "s0" in [row[0] for row in points.customdata] and "seed" in points.hovertemplate
     assert list(fig.layout.xaxis.ticktext) == ["char-bpe 1000", "word 300"]
@@ -179,5 +180,7 @@ def test_run_job_is_deterministic_and_counts_unknown_tokens(tmp_path):
     for name in ("dev_spearman", "test_spearman", "unk_share"):
         assert getattr(first, name) == getattr(second, name)
     assert first.unk_share["en"] > 0.1  # 300 words cannot cover the test sentences
-    base = lexical_baseline(split_pairs(builtin_sts_pairs()))
-    assert set(base["test"]) == {"en", "zh"} and not math.isnan(base["test"]["en"])
+    refs = reference_scores(split_pairs(builtin_sts_pairs()))
+    assert set(refs) == {"test", "dev"} and set(refs["test"]) == {"lexical"}
+    assert set(refs["test"]["lexical"]) == {"en", "zh"}
+    assert not math.isnan(refs["test"]["lexical"]["en"])

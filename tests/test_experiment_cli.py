@@ -36,7 +36,7 @@ def test_two_tokenizers_one_seed(table, tmp_path, capsys):
     test_en = [s for s in report["summary"] if s["split"] == "test" and s["lang"] == "en"]
     assert [s["mean"] for s in test_en] == [r["test_spearman_en"] for r in runs]
     assert all(s["n"] == 1 and s["sd"] == 0 for s in test_en)
-    assert set(report["baseline"]["test"]) == {"en", "zh"}
+    assert set(report["references"]["test"]["lexical"]) == {"en", "zh"}
     lines = captured.out.splitlines()
     assert lines[0].split()[:4] == ["tokenizer", "seed", "steps", "seconds"]
     assert any(line.startswith("lexical (TF-IDF)") for line in lines)
@@ -50,15 +50,19 @@ def test_two_tokenizers_one_seed(table, tmp_path, capsys):
 
 
 def test_json_to_stdout_with_the_builtin_pairs(capsys):
-    """Without --train: the built-in pairs; two seeds of one tokenizer give a real sd."""
+    """Without --train: the built-in pairs; two seeds of one tokenizer give a real sd; MiniLM
+    as is is a reference line."""
     argv = ["experiment", "tokenizers", "--algorithms", "byte-bpe", "--vocab-sizes", "300",
-            "--seeds", "0", "1", "--steps", "2", "--workers", "1", "--json", "-"]  # fmt: skip
+            "--seeds", "0", "1", "--steps", "2", "--workers", "1", "--minilm",
+            "--json", "-"]  # fmt: skip
     assert cli(argv) == 0
     report = json.loads(capsys.readouterr().out)  # stdout is the JSON object alone
     assert report["settings"]["train_pairs"] == 385
     values = [r["test_spearman_zh"] for r in report["runs"]]
     row = next(s for s in report["summary"] if (s["split"], s["lang"]) == ("test", "zh"))
     assert row["n"] == 2 and row["sd"] == pytest.approx(statistics.stdev(values))
+    minilm = report["references"]["test"]["minilm"]  # English-only pre-training shows
+    assert minilm["en"] > 0.7 > minilm["zh"]
 
 
 @pytest.mark.parametrize(

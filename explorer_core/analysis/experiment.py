@@ -8,8 +8,9 @@ language without test pairs): a tokenizer that cannot spell a Chinese character 
 [UNK] instead, and its Chinese Spearman shows it.
 
 `result_from_run` builds one from a finished Train-page run, `run_job` from a `train sts` job
-(the CLI), and `summarise` gives n, mean, sample sd, min and max per (algorithm, vocabulary
-size, split, language). A worked example, test Spearman in English of two char-BPE runs:
+(the CLI), `summarise` gives n, mean, sample sd, min and max per (algorithm, vocabulary size,
+split, language), and `reference_scores` the lines to beat (TF-IDF baseline, MiniLM). A worked
+example, test Spearman in English of two char-BPE runs:
 
 >>> runs = [ExperimentResult("", "char-bpe", 1000, "tiny", 50, 3.0, seed, {"en": None},
 ...                          {"en": rho}, {"en": 0.0}) for seed, rho in ((0, 0.6), (1, 0.7))]
@@ -29,7 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from explorer_core.analysis.comparison import by_lang, compare, unk_share
+from explorer_core.analysis.comparison import Contender, by_lang, compare, unk_share
 from explorer_core.inputs.sts_format import SentencePair
 from explorer_core.training.checkpoint import Checkpoint, load_checkpoint
 from explorer_core.training.finetune import evaluate_pairs
@@ -176,14 +177,20 @@ def run_job(job: StsJob, nickname: str = "") -> ExperimentResult:
                                   seed=job.seed, nickname=nickname)  # fmt: skip
 
 
-def lexical_baseline(parts: Parts) -> dict[str, dict[str, float | None]]:
-    """The TF-IDF baseline's Spearman by split ("dev", "test") and language, fitted on train
-    pairs of that language (`analysis.comparison.compare`); a split without pairs is empty."""
-    out: dict[str, dict[str, float | None]] = {}
-    for name in ("dev", "test"):
+def reference_scores(
+    parts: Parts, contenders: Sequence[Contender] = ()
+) -> dict[str, dict[str, dict[str, float | None]]]:
+    """The reference lines: Spearman by split ("test", "dev"), model and language of the TF-IDF
+    baseline ("lexical", fitted on the train pairs of each language) and of each contender (e.g.
+    MiniLM as is, key "minilm"), via `analysis.comparison.compare`. A split with fewer than
+    MIN_PAIRS pairs is empty."""
+    out: dict[str, dict[str, dict[str, float | None]]] = {}
+    for name in SPLITS:
         pairs = list(parts.get(name) or [])
-        rows = compare([], parts["train"], pairs) if len(pairs) >= MIN_PAIRS else []
-        out[name] = {r.lang: _number(r.spearman) for r in rows if r.model == "lexical"}
+        rows = compare(contenders, parts["train"], pairs) if len(pairs) >= MIN_PAIRS else []
+        out[name] = {}
+        for row in rows:
+            out[name].setdefault(row.model, {})[row.lang] = _number(row.spearman)
     return out
 
 
@@ -231,7 +238,7 @@ def summarise(results: Sequence[ExperimentResult]) -> list[ExperimentSummary]:
 __all__ = [
     "ExperimentResult",
     "ExperimentSummary",
-    "lexical_baseline",
+    "reference_scores",
     "measure",
     "result_from_checkpoint",
     "result_from_run",

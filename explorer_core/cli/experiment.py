@@ -3,7 +3,7 @@
     python -m explorer_core experiment tokenizers [--train PAIRS] [--dev FILE] [--test FILE]
         [--format chinese-sts|table] [--algorithms char-bpe byte-bpe ...]
         [--vocab-sizes 1000 default ...] [--seeds 0 1 2] [--time-budget SECONDS] [--steps N]
-        [--preset tiny|small|tutorial] [--workers N] [--json PATH|-]
+        [--preset tiny|small|tutorial] [--workers N] [--minilm] [--json PATH|-]
 
 Issue 22's class experiment without a class, so a teacher can prepare the expected answer the
 night before. Every (algorithm, vocabulary size, seed) is one `train sts` job (`jobs.StsJob`,
@@ -16,8 +16,9 @@ Runs go to up to --workers processes (default: the number of cores), one torch t
 each finished run prints a line on stderr. Then stdout gets the table of runs and the summary:
 Spearman mean ± sd over the seeds per tokenizer and language, test and dev, with each
 tokenizer's share of [UNK] tokens, and the TF-IDF character baseline (`training.baselines`) as
-the row to beat. --json PATH also writes {"runs", "summary", "baseline", "settings"} there; with
---json - that object is all stdout gets. Bad input: one line `error: ...`, exit code 2.
+the row to beat (with --minilm, MiniLM as is too). --json PATH also writes {"runs", "summary",
+"references", "settings"} there; with --json - that object is all stdout gets. Bad input: one
+line `error: ...`, exit code 2.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from explorer_core.cli.train import FORMATS
 
 DEFAULT_SIZES = (1000,)  # fits every algorithm on the built-in pairs (~720 characters)
 DEFAULT_BUDGET = 60.0  # seconds per run when neither --time-budget nor --steps is given
+REFERENCE_NAMES = {"lexical": "lexical (TF-IDF)", "minilm": "MiniLM (as is)"}
 
 
 def vocab_size(text: str) -> int | None:
@@ -77,14 +79,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     tok.add_argument("--preset", default="tiny", help="tiny, small or tutorial")
     tok.add_argument("--workers", type=int, default=_cores(),
                      help="processes training at once (default: the number of cores)")  # fmt: skip
-    tok.add_argument(
-        "--json", metavar="PATH", help="also write runs and summary as JSON ('-': stdout)"
-    )
+    tok.add_argument("--minilm", action="store_true",
+                     help="also score MiniLM as is (a reference, like the baseline)")  # fmt: skip
+    tok.add_argument("--json", metavar="PATH",
+                     help="also write runs and summary as JSON ('-': stdout)")  # fmt: skip
     tok.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from explorer_core.analysis.experiment import lexical_baseline, summarise
+    from explorer_core.analysis.experiment import reference_scores, summarise
     from explorer_core.training.experiment import check_grid
     from explorer_core.training.jobs import read_splits
     from explorer_core.training.presets import get_preset
@@ -107,10 +110,11 @@ def run(args: argparse.Namespace) -> int:
             )
         jobs = _jobs(args, base, parts, Path(tmp))
         results = _run_all(jobs, args.workers)
-    summary, baseline = summarise(results), lexical_baseline(parts)
+    summary = summarise(results)
+    references = reference_scores(parts, [_minilm()] if args.minilm else [])
     report = {
         "runs": [r.to_row() for r in results], "summary": [asdict(s) for s in summary],
-        "baseline": baseline, "settings": _settings(args, parts),
+        "references": references, "settings": _settings(args, parts),
     }  # fmt: skip
     if args.json:
         text = json.dumps(report, ensure_ascii=False)
@@ -118,8 +122,20 @@ def run(args: argparse.Namespace) -> int:
             print(text)
             return 0
         Path(args.json).write_text(text + "\n", encoding="utf-8")
-    print_tables(results, summary, baseline)
+    print_tables(results, summary, references)
     return 0
+
+
+def _minilm():  # noqa: ANN202 - an analysis.comparison.Contender
+    """MiniLM as is (no fine-tuning): its own WordPiece, mean pooling."""
+    from explorer_core.analysis.comparison import Contender
+    from explorer_core.bert.model import BertModel
+    from explorer_core.bert.pretrained import minilm_path
+    from explorer_core.training.base_models import describe
+
+    base = describe("minilm")  # ValueError (one line) when its package is not installed
+    return Contender("minilm", BertModel.from_transformers(minilm_path()), base.tokenizer,
+                     base.pooling)  # fmt: skip
 
 
 def _base_job(args: argparse.Namespace, tmp: Path):  # noqa: ANN202 - a jobs.StsJob
@@ -157,7 +173,7 @@ def _jobs(args: argparse.Namespace, base, parts: dict, tmp: Path) -> list:  # no
 
     texts = [s for p in parts["train"] for s in (p.sentence1, p.sentence2)]
     jobs = []
-    for algo in args.algorithms:
+    for algo in dict.fromkeys(args.algorithms):  # each cell once, in the order given
         for size in dict.fromkeys(args.vocab_sizes):
             folder = tmp / "tokenizers" / f"{algo}-{size or 'default'}"
             train_tokenizer(algo, size, texts).save(folder)
@@ -214,8 +230,8 @@ def _cell(value: float | None, sd: float | None = None) -> str:
     return f"{value:.3f}" + (f" ± {sd:.3f}" if sd is not None else "")
 
 
-def print_tables(results: Sequence, summary: Sequence, baseline: dict) -> None:
-    """The runs, then mean ± sd per tokenizer and language, then the lexical baseline."""
+def print_tables(results: Sequence, summary: Sequence, references: dict) -> None:
+    """The runs, then mean ± sd per tokenizer and language, then the reference rows."""
     langs = sorted({lang for r in results for lang in (*r.test_spearman, *r.dev_spearman)})
     cols = [(split, lang) for split in ("test", "dev") for lang in langs]
     head = "".join(f"{split + ' ' + lang:>10}" for split, lang in cols)
@@ -238,5 +254,7 @@ def print_tables(results: Sequence, summary: Sequence, baseline: dict) -> None:
                   for lang in langs]  # fmt: skip
         line += "".join(f"{s.unk_share:>10.1%}" if s else f"{'-':>10}" for s in shares)
         print(f"{algo + ' ' + str(size):<18}{n:>5}" + line)
-    cells = [baseline.get(split, {}).get(lang) for split, lang in cols]
-    print(f"{'lexical (TF-IDF)':<18}{'-':>5}" + "".join(f"{_cell(v):>17}" for v in cells))
+    for key, name in REFERENCE_NAMES.items():
+        cells = [references.get(split, {}).get(key, {}).get(lang) for split, lang in cols]
+        if any(v is not None for v in cells):
+            print(f"{name:<18}{'-':>5}" + "".join(f"{_cell(v):>17}" for v in cells))

@@ -124,15 +124,16 @@ def experiment_figure(
             y=[s.mean for s in means], mode="markers", name=f"{name}: {mean_name}",
             legendgroup=lang, error_y=dict(type="data", array=[s.sd for s in means]),
             marker=dict(color=colour, size=12, symbol="diamond", line=dict(width=1)),
-            customdata=[[tokenizer_label(s.algorithm, s.vocab_size), s.n] for s in means],
-            hovertemplate=f"%{{customdata[0]}}<br>{name}: %{{y:.3f}} ± %{{error_y.array:.3f}}"
+            customdata=[[tokenizer_label(s.algorithm, s.vocab_size), s.n, s.sd] for s in means],
+            hovertemplate=f"%{{customdata[0]}}<br>{name}: %{{y:.3f}} ± %{{customdata[2]:.3f}}"
             " (n = %{customdata[1]})<extra></extra>",
         ))  # fmt: skip
     span = [-0.5, max(len(slots), 1) - 0.5]
     fig.add_traces(_reference_traces(references, langs, lang_names, span))
     style(fig, title=title, x_title=x_title, y_title=y_title, height=460)
     fig.update_xaxes(tickvals=list(slots.values()),
-                     ticktext=[tokenizer_label(*key) for key in slots], range=span)  # fmt: skip
+                     ticktext=[tokenizer_label(*key) for key in slots], range=span,
+                     showgrid=False, zeroline=False)  # fmt: skip  # slots, not a number line
     return fig
 
 
