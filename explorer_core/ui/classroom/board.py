@@ -121,19 +121,16 @@ def _escaped(result):  # noqa: ANN001, ANN202 - an ExperimentResult
 def _references() -> dict[str, dict[str, float | None]]:
     """The lexical baseline's and MiniLM's test Spearman per language on the built-in pairs:
     the same for every class, computed once per server."""
-    from explorer_core.analysis.comparison import Contender, compare
+    from explorer_core.analysis.comparison import Contender
+    from explorer_core.analysis.experiment import reference_scores
     from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
     from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 
-    parts = split_pairs(builtin_sts_pairs())
     try:
         contenders = [Contender("minilm", minilm_model(), minilm_tokenizer())]
     except Exception:  # noqa: BLE001 - MiniLM not installed: the baseline alone
         contenders = []
-    out: dict[str, dict[str, float | None]] = {"lexical": {}, "minilm": {}}
-    for row in compare(contenders, parts["train"], parts["test"]):
-        out.setdefault(row.model, {})[row.lang] = float(row.spearman)
-    return out
+    return reference_scores(split_pairs(builtin_sts_pairs()), contenders)["test"]
 
 
 def references() -> dict[str, dict[str, float | None]]:
