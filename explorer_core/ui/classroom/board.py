@@ -94,7 +94,15 @@ def leaderboard(rows: Sequence[dict], wide: bool) -> None:
     from explorer_core.analysis.experiment import ExperimentResult
     from explorer_core.viz.experiment import experiment_figure, results_frame
 
-    results = [ExperimentResult.from_row(row) for row in rows]
+    results = []
+    for row in rows:  # a row the board cannot read is left out, never a broken panel
+        try:
+            results.append(ExperimentResult.from_row(row))
+        except (KeyError, TypeError, ValueError):
+            continue
+    if not results:
+        st.caption(t("class.exp.board.none"))
+        return
     frame = results_frame(results)
     shown = frame[[c for c in COLUMNS if c in frame.columns]]
     st.markdown(f"**{t('class.exp.board', n=len(results))}**")
