@@ -132,7 +132,10 @@ class Watcher:
 
 
 def port_free(port: int) -> bool:
+    """Whether nothing listens on 127.0.0.1:`port` (closed connections lingering there do not
+    count: the server binds with SO_REUSEADDR too)."""
     with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", port))
         except OSError:
