@@ -68,12 +68,12 @@ class Room:
 
 
 @contextmanager
-def start_room(replicas: int, port: int, *options: str) -> Iterator[Room]:
-    """`replicas` x ``streamlit run app.py`` (ports port, port+1, ...) on one class database:
-    a SQLite file in a temporary folder for one, a private PostgreSQL (tests/postgres.py) for
-    more. Everything stops at the end of the block (a replica killed on purpose included)."""
+def start_room(ports: list[int], *options: str) -> Iterator[Room]:
+    """One ``streamlit run app.py`` per port, all on one class database: a SQLite file in a
+    temporary folder for one server, a private PostgreSQL (tests/postgres.py) for more.
+    Everything stops at the end of the block (a replica killed on purpose included)."""
     with ExitStack() as stack:
-        if replicas > 1:
+        if len(ports) > 1:
             from tests.postgres import running_postgres
 
             db = stack.enter_context(running_postgres())
@@ -81,9 +81,7 @@ def start_room(replicas: int, port: int, *options: str) -> Iterator[Room]:
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="explorer-class-"))
             db = f"sqlite:///{folder}/classes.db"
         env = {"EXPLORER_CLASS_DB": db}
-        servers = [
-            stack.enter_context(start_server(port + i, *options, env=env)) for i in range(replicas)
-        ]
+        servers = [stack.enter_context(start_server(p, *options, env=env)) for p in ports]
         yield Room(tuple(Target(url, pid) for url, pid in servers), db)
 
 

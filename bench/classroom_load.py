@@ -128,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         room = Room((Target(args.url.rstrip("/"), None),), db)
         results = asyncio.run(run_all(room, chosen, options))
     else:
-        with start_room(args.replicas, args.port, *args.server_option) as room:
+        ports = [args.port + i for i in range(max(1, args.replicas))]
+        with start_room(ports, *args.server_option) as room:
             results = asyncio.run(run_all(room, chosen, options))
     if args.json:
         args.json.write_text(json.dumps({"options": vars(options), **results}, indent=2))
