@@ -14,6 +14,10 @@ and threads cannot be read and are left out). Scenarios, each by flag (default: 
   and threads are back to the baseline, memory then and 20 s later against the baseline.
 - ``--flood``: one session sends 100 reruns a second for 20 s while 3 others rerun the Attention
   page; their p50/p95 idle, during the flood and after it.
+- ``--class``: a teacher and N students join, answer a poll at once and post 30 experiment
+  results (bench/class_scenario.py). With ``--replicas 2`` it starts a private PostgreSQL and two
+  replicas sharing it, runs the class once, then again killing the second replica after the join
+  (its students reopen their seat URL on the first).
 
 Each prints a table (latencies p50/p95/max, peak RSS of the server and its children, threads and
 child processes before and after); ``--json PATH`` writes every number. Numbers are only comparable
@@ -22,6 +26,8 @@ within one invocation on a quiet machine: each table carries the load average at
     python bench/classroom_load.py --storm --sessions 30
     python bench/classroom_load.py --train --sessions 5 --budget 20
     python bench/classroom_load.py --flood --url http://127.0.0.1:8501
+    python bench/classroom_load.py --class --sessions 60
+    python bench/classroom_load.py --class --sessions 60 --replicas 2
 """
 
 from __future__ import annotations
@@ -37,8 +43,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.class_scenario import Room, class_scenario, start_room  # noqa: E402
 from bench.load_scenarios import SCENARIOS, Target  # noqa: E402
-from bench.server_watch import start_server  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,8 @@ class Options:
     walk_after: float = 5.0  # seconds of training before the walk-away sessions vanish
     flood_rate: float = 100.0  # reruns per second from the flooding session
     flood_seconds: float = 20.0
-    others: int = 3  # sessions rerunning a page beside the flood
+    others: int = 3  # sessions rerunning a page beside the flood (and the class)
+    join_window: float = 10.0  # seconds over which the class's students join
 
 
 def _table(name: str, rows: list[tuple[str, object]]) -> None:
@@ -58,20 +65,38 @@ def _table(name: str, rows: list[tuple[str, object]]) -> None:
         print(f"  {label:<{width}}  {value}")
 
 
-async def run_all(target: Target, chosen: list[str], options: Options) -> dict:
+async def run_all(room: Room, chosen: list[str], options: Options) -> dict:
     results = {}
     for name in chosen:
-        numbers, rows = await SCENARIOS[name](target, options)
-        numbers["load_average"] = list(os.getloadavg())
-        results[name] = numbers
-        _table(name, rows)
+        runs = [(name, False)]
+        if name == "class" and len(room.targets) > 1:
+            runs = [("class", False), ("class, the last replica killed after the join", True)]
+        for title, kill in runs:
+            if name == "class":
+                numbers, rows = await class_scenario(room, options, kill=kill)
+                title = f"{title} ({len(room.targets)} replica(s), {_db_kind(room.db_url)})"
+            else:
+                numbers, rows = await SCENARIOS[name](room.targets[0], options)
+            numbers["load_average"] = list(os.getloadavg())
+            results[title] = numbers
+            _table(title, rows)
     return results
+
+
+def _db_kind(url: str) -> str:
+    return "PostgreSQL" if url.startswith("postgresql") else "SQLite"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for name in SCENARIOS:
         parser.add_argument(f"--{name}", action="store_true", help=f"run the {name} scenario")
+    parser.add_argument("--class", action="store_true", help="run the class scenario")
+    parser.add_argument(
+        "--replicas", type=int, default=1, help="servers sharing one class database (PostgreSQL)"
+    )
+    parser.add_argument("--join-window", type=float, default=Options.join_window)
+    parser.add_argument("--class-db", help="with --url: the servers' class database URL")
     parser.add_argument("--sessions", type=int, default=Options.sessions, help="N sessions")
     parser.add_argument("--budget", type=float, default=Options.budget, help="run budget (s)")
     parser.add_argument("--walk-after", type=float, default=Options.walk_after)
@@ -88,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="write all numbers to this file")
     args = parser.parse_args(argv)
-    chosen = [name for name in SCENARIOS if getattr(args, name)] or list(SCENARIOS)
+    chosen = [name for name in [*SCENARIOS, "class"] if getattr(args, name)] or list(SCENARIOS)
     options = Options(
         args.sessions,
         args.budget,
@@ -96,12 +121,16 @@ def main(argv: list[str] | None = None) -> int:
         args.flood_rate,
         args.flood_seconds,
         args.others,
+        args.join_window,
     )
     if args.url:
-        results = asyncio.run(run_all(Target(args.url.rstrip("/"), None), chosen, options))
+        db = args.class_db or os.environ.get("EXPLORER_CLASS_DB", "")
+        room = Room((Target(args.url.rstrip("/"), None),), db)
+        results = asyncio.run(run_all(room, chosen, options))
     else:
-        with start_server(args.port, *args.server_option) as (url, pid):
-            results = asyncio.run(run_all(Target(url, pid), chosen, options))
+        ports = [args.port + i for i in range(max(1, args.replicas))]
+        with start_room(ports, *args.server_option) as room:
+            results = asyncio.run(run_all(room, chosen, options))
     if args.json:
         args.json.write_text(json.dumps({"options": vars(options), **results}, indent=2))
     return 0

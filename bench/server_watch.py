@@ -10,6 +10,7 @@ health endpoint's latency in the background while a scenario runs.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -130,9 +131,23 @@ class Watcher:
             self._stop.wait(0.5)
 
 
-def wait_healthy(base_url: str, timeout: float = 90) -> None:
+def port_free(port: int) -> bool:
+    """Whether nothing listens on 127.0.0.1:`port` (closed connections lingering there do not
+    count: the server binds with SO_REUSEADDR too)."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def wait_healthy(base_url: str, timeout: float = 90, proc: subprocess.Popen | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server for {base_url} exited ({proc.returncode})")
         if health_seconds(base_url, timeout=2) < 2:
             return
         time.sleep(0.3)
@@ -140,12 +155,18 @@ def wait_healthy(base_url: str, timeout: float = 90) -> None:
 
 
 @contextmanager
-def start_server(port: int, *options: str, log: Path | None = None) -> Iterator[tuple[str, int]]:
-    """``streamlit run app.py`` on 127.0.0.1:`port`; yields (base URL, server pid), then stops it.
+def start_server(
+    port: int, *options: str, log: Path | None = None, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, int]]:
+    """``streamlit run app.py`` on 127.0.0.1:`port`; yields (base URL, server pid), then stops it
+    (also when the block killed it on purpose).
 
-    `options` are extra ``streamlit run`` options (e.g. ``--runner.postScriptGC=false``).
+    `options` are extra ``streamlit run`` options (e.g. ``--runner.postScriptGC=false``); `env`
+    adds environment variables (e.g. ``EXPLORER_CLASS_DB``, the class database of a replica).
     """
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    if not port_free(port):  # another server there would answer our health checks
+        raise RuntimeError(f"port {port} is taken: pick another with --port")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", **(env or {})}
     command = [
         sys.executable,
         "-m",
@@ -164,7 +185,7 @@ def start_server(port: int, *options: str, log: Path | None = None) -> Iterator[
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_healthy(url)
+        wait_healthy(url, proc=proc)
         yield url, proc.pid
     finally:
         kids = descendants(proc.pid)

@@ -3,7 +3,9 @@
 One `Session` is one browser tab. It connects to ``ws://HOST:PORT/_stcore/stream``, asks for a
 page the way the browser does (a `rerun_script` BackMsg with a `ClientState`), and reads the
 ForwardMsgs that come back: page hashes from `navigation`, widget ids from the deltas (a widget
-made with ``key=K`` has the id ``$$ID-<hash>-K``), exception elements, progress texts, and
+made with ``key=K`` has the id ``$$ID-<hash>-K``) and the fragment each was drawn in, exception
+elements, progress, markdown and text, the query string the app writes into the address bar
+(`page_info_changed`: a later rerun or a reconnect sends it, as a reloaded tab does), and
 `script_finished`, which ends a run. Like the browser, it sends the reruns of
 ``st.fragment(run_every=...)`` itself (`auto_rerun` / `stop_auto_rerun`).
 
@@ -59,8 +61,8 @@ class _Seen:
     widgets: dict[str, str] = field(default_factory=dict)  # user key -> widget id
     pages: dict[str, str] = field(default_factory=dict)  # url path -> page script hash
     exceptions: list[str] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)  # progress texts and markdown, newest last
-    fragments: dict[str, float] = field(default_factory=dict)  # fragment id -> interval (s)
+    texts: list[str] = field(default_factory=list)  # progress, markdown and text, newest last
+    fragments: dict[str, str] = field(default_factory=dict)  # widget key -> its fragment's id
 
 
 class Session:
@@ -143,14 +145,26 @@ class Session:
         except KeyError:
             raise KeyError(f"no widget with key {key!r} on page {self.page!r}") from None
 
-    async def send_rerun(self, widgets=(), fragment_id: str = "", page_name: str = "") -> None:
+    async def press_in_fragment(self, key: str, widgets=()) -> None:
+        """Press the button made with ``key=key`` inside an ``st.fragment``, with `widgets` (other
+        widget states of that fragment), as the browser does: a rerun of that fragment only.
+        Returns once sent; the run's output arrives in `seen` like any other."""
+        press = WidgetState(id=self.widget_id(key), trigger_value=True)
+        fragment = self.seen.fragments.get(key, "")
+        await self.send_rerun([*widgets, press], fragment_id=fragment, auto=False)
+
+    async def send_rerun(
+        self, widgets=(), fragment_id: str = "", page_name: str = "", auto: bool | None = None
+    ) -> None:
+        """Ask for a run; `auto` (default: whether a fragment is named) marks a fragment's timer
+        rerun rather than a click inside it."""
         msg = BackMsg()
         state = msg.rerun_script
         state.query_string = self.query
         state.page_script_hash = self.page_hash
         state.page_name = page_name if not self.page_hash else ""
         state.fragment_id = fragment_id
-        state.is_auto_rerun = bool(fragment_id)
+        state.is_auto_rerun = bool(fragment_id) if auto is None else auto
         state.widget_states.widgets.extend(widgets)
         await self._ws.send(msg.SerializeToString())
 
@@ -186,6 +200,8 @@ class Session:
             self._delta(msg.delta)
         elif kind == "new_session":
             self.started += 1
+        elif kind == "page_info_changed":  # the app set st.query_params: the address bar
+            self.query = msg.page_info_changed.query_string
         elif kind == "navigation":
             nav = msg.navigation
             self.seen.pages = {p.url_pathname: p.page_script_hash for p in nav.app_pages}
@@ -215,12 +231,13 @@ class Session:
             self.seen.exceptions.append(f"{body.type}: {body.message}")
         elif kind == "progress":
             self.seen.texts.append(body.text)
-        elif kind in ("markdown", "alert"):
+        elif kind in ("markdown", "alert", "text"):
             self.seen.texts.append(body.body)
         widget_id = getattr(body, "id", "") if body.DESCRIPTOR.fields_by_name.get("id") else ""
         key = widget_key(widget_id) if isinstance(widget_id, str) else None
         if key:
             self.seen.widgets[key] = widget_id
+            self.seen.fragments[key] = delta.fragment_id
 
     async def _auto_rerun(self, fragment_id: str, every: float) -> None:
         """What the browser does for ``st.fragment(run_every=every)``: a rerun each interval."""

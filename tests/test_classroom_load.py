@@ -2,8 +2,9 @@
 
 Sessions speak Streamlit's websocket protocol (bench/st_client.py), no browser. What is checked:
 sessions that start training runs and go leave the server's threads, worker processes and memory
-as they were, and a session flooding the server with reruns is held to the throttle's rate.
-Full numbers: `python bench/classroom_load.py`.
+as they were, a session flooding the server with reruns is held to the throttle's rate, and a
+class of ten answers a poll with every answer counted. Full numbers:
+`python bench/classroom_load.py` (`--class --sessions 60 [--replicas 2]` for a class).
 """
 
 from __future__ import annotations
@@ -68,3 +69,22 @@ def test_a_rerun_flood_is_held_to_the_throttle_rate(server):
     assert sent >= 250
     assert 1 <= runs <= BURST + DEFAULT_RATE * 3 + 5, f"{runs} runs for {sent} requests"
     assert not errors
+
+
+def test_a_class_of_ten_answers_a_poll_and_every_answer_counts():
+    """The class scenario in small: 10 students join over 2 s, answer one poll at once, post
+    their results; the teacher's panel (its own fragment) shows every answer and every result."""
+    from bench.class_scenario import class_scenario, start_room
+    from bench.classroom_load import Options
+    from tests.browser import free_port
+
+    options = Options(sessions=10, others=1, join_window=2.0)
+    with start_room([free_port()]) as room:
+        numbers, _ = asyncio.run(class_scenario(room, options))
+    assert numbers["seated"] == 10
+    poll = numbers["poll"]
+    assert poll["answered_db"] == 10 and poll["told"] == 10
+    assert poll["teacher_sees_all_s"] is not None, "the teacher's panel never said 10 of 10"
+    assert numbers["results"] == {**numbers["results"], "posted": 10, "in_db": 10}
+    assert numbers["results"]["board_s"] is not None
+    assert not numbers["exceptions"]
