@@ -20,7 +20,8 @@ report goes to stdout: `key: value` lines, or with --json exactly one JSON objec
 `seconds`, `dev_spearman`, `test_spearman` (null when a split is absent), ...
 
 Several processes: `torchrun --nproc-per-node N -m explorer_core train sts ...` (gloo on the CPU,
-nccl on GPUs) splits every batch across the processes; only rank 0 prints and saves.
+nccl on GPUs) splits every batch across the processes and gathers their sentence vectors, so every
+loss sees the whole batch; only rank 0 prints and saves.
 Bad input (or --device cuda without a GPU): one line on stderr, exit code 2.
 """
 
