@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -97,3 +98,37 @@ def test_a_time_budget_stops_both_ranks_at_the_same_step(root, table, tmp_path):
     assert report["finetune_steps"] >= 1 and report["processes"] == 2
     log = json.loads((tmp_path / "m" / "training_log.json").read_text(encoding="utf-8"))
     assert log["finetune"]["stop_reason"] == "time"
+
+
+def _gather_worker(rank: int, port: int, out: str) -> None:
+    """One rank of `test_gather_rows_of_unequal_slices_keeps_gradients` (module level: spawn)."""
+    import torch
+
+    from explorer_core.training.devices import World, gather_rows, gathered_order, shard
+
+    torch.distributed.init_process_group(
+        "gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=2
+    )
+    items = [0, 1, 2, 3, 4]  # 5 items: rank 0 holds 3, rank 1 holds 2
+    x = torch.tensor([[float(i)] for i in shard(items, World(rank, 2))], requires_grad=True)
+    rows = gather_rows(x * 1.0, len(items))  # (5, 1)
+    (rows.squeeze(1) * torch.arange(1.0, 6.0)).sum().backward()  # d/drow j = j + 1
+    result = {"rows": rows.squeeze(1).tolist(), "grad": x.grad.squeeze(1).tolist(),
+              "order": gathered_order(items, World(rank, 2))}  # fmt: skip
+    Path(out, f"{rank}.json").write_text(json.dumps(result))
+    torch.distributed.destroy_process_group()
+
+
+def test_gather_rows_of_unequal_slices_keeps_gradients(tmp_path):
+    """An odd global batch: the short slice is padded for all_gather and cut again; each rank's
+    gradient is the sum over ranks (2 · dL/drow), which DDP's average turns into dL/drow."""
+    import torch.multiprocessing as mp
+
+    mp.spawn(_gather_worker, args=(free_port(), str(tmp_path)), nprocs=2, join=True)
+    for rank in (0, 1):
+        result = json.loads((tmp_path / f"{rank}.json").read_text())
+        assert result["order"] == [0, 2, 4, 1, 3]
+        assert result["rows"] == [0.0, 2.0, 4.0, 1.0, 3.0]
+        position = {item: j for j, item in enumerate(result["order"])}
+        mine = [0, 2, 4] if rank == 0 else [1, 3]
+        assert result["grad"] == [2.0 * (position[i] + 1) for i in mine]
