@@ -7,9 +7,12 @@ Corpora, built offline or from PyPI:
 
 Both trainers get the same single string (HF through `train_from_iterator([text])`), run
 interleaved, median of `--repeat` runs; prints wall and CPU times, the ratios ours/HF and whether
-the merge lists are identical. Targets at 4k vocab: ratio <= 1.0 on English, <= 1.5 on Chinese.
+the merge lists are identical. Targets at 4k vocab: ratio <= 1.0 on English, <= 1.2 on Chinese.
+`--lang builtin-en builtin-zh` adds the project's own corpus; `--files A.txt B.txt` measures any
+UTF-8 text files (held-out corpora the trainer was not tuned on).
 
-    python bench/tokenizer_train.py [--repeat 5] [--vocab 1000 4000] [--lang en zh]
+    python bench/tokenizer_train.py [--repeat 5] [--vocab 1000 4000] [--lang en zh builtin-en]
+        [--files FILE ...]
 """
 
 from __future__ import annotations
@@ -102,6 +105,20 @@ def chinese_corpus(size: int = ZH_BYTES) -> str:
     return "\n".join(lines)
 
 
+def _builtin(lang: str) -> str:
+    from explorer_core.inputs.datasets import builtin_corpus
+
+    return builtin_corpus(lang)
+
+
+CORPORA = {
+    "en": english_corpus,
+    "zh": chinese_corpus,
+    "builtin-en": lambda: _builtin("en"),
+    "builtin-zh": lambda: _builtin("zh"),
+}
+
+
 def train_hf(text: str, vocab_size: int) -> list[tuple[str, str]]:
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
@@ -141,15 +158,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--vocab", type=int, nargs="+", default=[1000, 4000])
-    parser.add_argument("--lang", nargs="+", default=["en", "zh"], choices=["en", "zh"])
+    parser.add_argument("--lang", nargs="+", default=["en", "zh"], choices=list(CORPORA))
+    parser.add_argument("--files", nargs="*", default=[], type=Path, help="UTF-8 text files")
     args = parser.parse_args(argv)
-    corpora = {"en": english_corpus, "zh": chinese_corpus}
+    corpora = {lang: CORPORA[lang] for lang in args.lang}
+    corpora |= {str(f): (lambda f=f: f.read_text(encoding="utf-8")) for f in args.files}
     print(f"load average at start: {os.getloadavg()}")
     first, _, _ = timed(train_ours, "warm up the merge loop", 300)
     print(f"merge loop: {_engine()}; first training in this process {first:.2f} s (numba compiles,")
     print("  or loads its on-disk cache, here; excluded from the runs below)")
-    for lang in args.lang:
-        text = corpora[lang]()
+    for lang, build in corpora.items():
+        text = build()
         print(f"\n{lang}: {len(text):,} chars, {len(text.encode('utf-8')):,} UTF-8 bytes")
         for vocab in args.vocab:
             runs: dict[str, list[tuple[float, float]]] = {"ours": [], "hf": []}

@@ -231,14 +231,13 @@ def test_compiled_loop_grows_its_arrays(monkeypatch):
     """With no spare room at the start the entry, heap and pool arrays must grow (they double);
     the trace stays the reference's."""
     monkeypatch.setattr(bpe_engine.bpe_fast, "SLACK", 1)
-    grown = []
-    real = bpe_engine.bpe_fast._grown
-    monkeypatch.setattr(bpe_engine.bpe_fast, "_grown", lambda *a: grown.append(1) or real(*a))
     words, counts, groups = byte_words(TEXTS["mixed"] + TEXTS["emoji"])
+    units = {b: [b] for b in range(256)}
+    *_, grown = bpe_engine.bpe_fast.train_fast(words, counts, None, 300, 256, units, 5)
+    assert grown > 0
     kwargs = {"keys": [bytes([b]) for b in range(256)], "join": operator.add, "top_k": 5}
     reference = bpe_engine.train_bpe(words, counts, 300, 256, compiled=False, **kwargs)
     fast = bpe_engine.train_bpe(words, counts, 300, 256, compiled=True, **kwargs)
-    assert grown
     assert (fast.steps, fast.candidates, fast.words) == (
         reference.steps,
         reference.candidates,
@@ -261,3 +260,14 @@ def test_string_corpora_do_exercise_id_reuse_and_repeated_pairs():
 def test_compiled_needs_numba_and_the_default_tie_break():
     with pytest.raises(ValueError, match="default tie-break"):
         bpe_engine.train_bpe([[1, 2]], [1], 1, 3, tie_break=lambda p: p, compiled=True)
+
+
+@NO_NUMBA
+def test_another_join_runs_the_reference_loop_or_says_why_not():
+    """The compiled loop names merges by concatenating units; any other `join` is left to the
+    pure-Python loop (compiled=None) and refused when the compiled loop is forced."""
+    keys, join = {1: "a", 2: "b", 3: "c"}, lambda a, b: f"{a}+{b}"
+    trace = bpe_engine.train_bpe([[1, 2, 3]] * 2, [2, 1], 2, 4, keys=keys, join=join)
+    assert [(s.left, s.right, s.new_id) for s in trace.steps] == [(1, 2, 4), (4, 3, 5)]
+    with pytest.raises(ValueError, match="operator.add"):
+        bpe_engine.train_bpe([[1, 2]], [1], 1, 4, keys=keys, join=join, compiled=True)

@@ -201,3 +201,25 @@ def test_merges_equal_hugging_face_on_random_tie_heavy_text(seed):
     tok = ByteBPETokenizer()
     tok.train(text, 420)
     assert merge_strings(tok) == hf_merges(hf_train(text, 420))
+
+
+SPACES = " \t\n\r\x0b\x0c\x1c\x1d\x85\xa0\u2028\u3000"  # Unicode whitespace, odd ones too
+AWKWARD = [*SPACES, *"aZ9é中。!-", "'s", "'ll", "🙂", "\u0301"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_chunk_counts_equal_counting_every_chunk(seed):
+    """Training counts chunks per distinct whitespace-led segment (`chunk_counts`): the same
+    counts, in the same first-seen order, as cutting the whole text, whatever the whitespace
+    (Unicode separators, runs across lines, text that starts or ends with spaces)."""
+    from collections import Counter
+
+    from explorer_core.tokenization.pretokenize import chunk_counts
+
+    rng = random.Random(seed)
+    texts = [builtin_corpus("mixed")]
+    texts += ["".join(rng.choice(AWKWARD) for _ in range(rng.randint(0, 40))) for _ in range(500)]
+    for text in texts:
+        expected = Counter(pretokenize(text))
+        got = chunk_counts(text)
+        assert got == expected and list(got) == list(expected), repr(text)

@@ -1,4 +1,5 @@
-"""Checkpoints: folder and zip round trips, transformers loading, zips that are not checkpoints."""
+"""Checkpoints: folder and zip round trips, transformers loading, zips that are not checkpoints,
+and folders and zips in the old layout (version 1), which still open."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from explorer_core.training.checkpoint import (
 )
 from explorer_core.training.loop import TrainLog, TrainStep
 from explorer_core.training.presets import PRESETS, Preset
+from tests.old_checkpoint import save_version_1
 
 SENTENCES = ["A cat sits on the mat.", "Two dogs run in the park!", "猫坐在垫子上。", "x"]
 SMALL = Preset(name="t", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
@@ -47,7 +49,10 @@ def test_folder_round_trip_gives_identical_embeddings(tokenizer, tmp_path):
     original = make_checkpoint(tokenizer)
     save_checkpoint(original, tmp_path / "ck")
     assert sorted(p.name for p in (tmp_path / "ck").iterdir()) == [
-        "config.json", "hf", "model.safetensors", "tokenizer", "training_log.json",
+        "1_Pooling", "README.md", "config.json", "config_sentence_transformers.json",
+        "explorer_checkpoint.json", "explorer_tokenizer.json", "model.safetensors",
+        "modules.json", "sentence_bert_config.json", "special_tokens_map.json", "tokenizer.json",
+        "tokenizer_config.json", "training_log.json",
     ]  # fmt: skip
     loaded = load_checkpoint(tmp_path / "ck")
     assert torch.equal(original.embed(SENTENCES), loaded.embed(SENTENCES))
@@ -57,12 +62,14 @@ def test_folder_round_trip_gives_identical_embeddings(tokenizer, tmp_path):
     assert not loaded.model.training
 
 
-def test_transformers_loads_the_hf_folder_with_equal_outputs(tokenizer, tmp_path):
+def test_transformers_loads_the_folder_itself_with_equal_outputs(tokenizer, tmp_path):
+    from transformers import AutoModel
     from transformers import BertModel as HFBertModel
 
     original = make_checkpoint(tokenizer)
     save_checkpoint(original, tmp_path)
-    hf = HFBertModel.from_pretrained(str(tmp_path / "hf"), attn_implementation="eager").eval()
+    hf = AutoModel.from_pretrained(str(tmp_path), attn_implementation="eager").eval()
+    assert isinstance(hf, HFBertModel)
     rows = original.vocab.encode(tokenizer, SENTENCES, max_length=32)  # a padded batch
     ids, mask = rows.input_ids, rows.attention_mask
     with torch.no_grad():
@@ -72,13 +79,31 @@ def test_transformers_loads_the_hf_folder_with_equal_outputs(tokenizer, tmp_path
     assert (ours[real] - theirs[real]).abs().max() < 1e-5
 
 
-def test_non_bert_architecture_round_trips_without_hf_folder(tokenizer, tmp_path):
-    tutorial = Preset(**{**PRESETS["tutorial"].__dict__, "hidden_size": 32,
-                         "intermediate_size": 37, "num_hidden_layers": 1})  # fmt: skip
-    original = make_checkpoint(tokenizer, tutorial)
+TUTORIAL = Preset(**{**PRESETS["tutorial"].__dict__, "hidden_size": 32, "intermediate_size": 37,
+                     "num_hidden_layers": 1})  # fmt: skip
+
+
+def test_non_bert_architecture_round_trips_and_transformers_says_why_not(tokenizer, tmp_path):
+    """Sinusoidal positions and pre-LN: AutoModel and SentenceTransformer fail with our one line
+    (the folder's README says the same), not with 39 size mismatches."""
+    from sentence_transformers import SentenceTransformer
+    from transformers import AutoModel, AutoTokenizer
+
+    original = make_checkpoint(tokenizer, TUTORIAL)
     save_checkpoint(original, tmp_path)
-    assert not (tmp_path / "hf").exists()
     assert torch.equal(original.embed(SENTENCES), load_checkpoint(tmp_path).embed(SENTENCES))
+    line = (tmp_path / "README.md").read_text().strip()
+    assert "\n" not in line and "sinusoidal positions, pre-LN blocks" in line
+    assert "transformers' BertModel lacks" in line and "explorer_core embed" in line
+    for load in (AutoModel.from_pretrained, SentenceTransformer):
+        with pytest.raises(ValueError) as err:
+            load(str(tmp_path))
+        assert line in str(err.value)
+    assert not (tmp_path / "modules.json").exists()
+    ids = AutoTokenizer.from_pretrained(str(tmp_path))(SENTENCES[0])["input_ids"]
+    assert (
+        ids == original.vocab.encode(tokenizer, SENTENCES[:1], max_length=32).input_ids[0].tolist()
+    )
 
 
 def test_loading_never_unpickles(tokenizer, tmp_path, monkeypatch):
@@ -97,7 +122,7 @@ def test_zip_round_trip(tokenizer, tmp_path):
     data = checkpoint_to_zip(tmp_path / "a")
     loaded = checkpoint_from_zip(data, tmp_path / "b")
     assert torch.equal(original.embed(SENTENCES), loaded.embed(SENTENCES))
-    assert (tmp_path / "b" / "tokenizer").is_dir()
+    assert (tmp_path / "b" / "explorer_tokenizer.json").is_file()
 
 
 def test_zip_of_the_folder_itself_is_accepted(tokenizer, tmp_path):
@@ -124,11 +149,12 @@ def _zip(entries: dict[str, bytes]) -> bytes:
     ("data", "message"),
     [
         (b"not a zip at all", "not a zip"),
-        (_zip({"readme.txt": b"hello"}), "needs config.json and model.safetensors"),
+        (_zip({"readme.txt": b"hello"}), "needs explorer_checkpoint.json and model.safetensors"),
         (_zip({"../evil/config.json": b"{}", "model.safetensors": b""}), "unsafe path"),
         (_zip({"/abs/config.json": b"{}"}), "unsafe path"),
         (_zip({"config.json": b"{}", "model.safetensors": b"x"}), "not an Embedding Explorer"),
-        (_zip({"config.json": b"not json", "model.safetensors": b"x"}), "not valid JSON"),
+        (_zip({"config.json": b"not json", "model.safetensors": b"x"}), "not an Embedding Expl"),
+        (_zip({"explorer_checkpoint.json": b"{", "model.safetensors": b"x"}), "not valid JSON"),
     ],
 )
 def test_bad_zips_are_refused_with_a_clear_message(tmp_path, data, message):
@@ -141,8 +167,8 @@ def test_bad_zips_are_refused_with_a_clear_message(tmp_path, data, message):
 
 def test_corrupt_weights_and_size_limits(tokenizer, tmp_path, monkeypatch):
     save_checkpoint(make_checkpoint(tokenizer), tmp_path / "ck")
-    meta = (tmp_path / "ck" / "config.json").read_bytes()
-    bad = _zip({"config.json": meta, "model.safetensors": b"garbage"})
+    files = {n: (tmp_path / "ck" / n).read_bytes() for n in (ckpt_mod.META_FILE, "config.json")}
+    bad = _zip({**files, "model.safetensors": b"garbage"})
     with pytest.raises(ValueError, match="not a usable checkpoint"):
         checkpoint_from_zip(bad, tmp_path / "d1")
     data = checkpoint_to_zip(tmp_path / "ck")
@@ -169,10 +195,46 @@ def test_tokenizer_and_model_must_fit(tokenizer):
         Checkpoint(model, tokenizer)
 
 
-def test_config_json_records_tokenizer_and_specials(tokenizer, tmp_path):
+def test_our_file_records_tokenizer_and_specials_and_config_json_is_transformers(
+    tokenizer, tmp_path
+):
     save_checkpoint(make_checkpoint(tokenizer), tmp_path)
-    meta = json.loads((tmp_path / "config.json").read_text())
-    assert meta["tokenizer"]["algo"] == "byte-bpe"
+    meta = json.loads((tmp_path / "explorer_checkpoint.json").read_text())
+    assert meta["tokenizer"]["algo"] == "byte-bpe" and meta["version"] == 2
     assert meta["special_ids"]["size"] == meta["model"]["vocab_size"]
-    hf = json.loads((tmp_path / "hf" / "config.json").read_text())
+    assert meta["model"]["rope_base"] == 10000.0  # settings transformers has no field for
+    hf = json.loads((tmp_path / "config.json").read_text())
     assert hf["model_type"] == "bert" and hf["position_embedding_type"] == "absolute"
+    assert "format" not in hf and "rope_base" not in hf
+
+
+@pytest.mark.parametrize("preset", [SMALL, TUTORIAL], ids=["bert", "tutorial"])
+def test_a_version_1_folder_still_loads(tokenizer, tmp_path, preset):
+    original = make_checkpoint(tokenizer, preset)
+    save_version_1(original, tmp_path / "old")
+    assert ckpt_mod.is_checkpoint(tmp_path / "old")
+    loaded = load_checkpoint(tmp_path / "old")
+    assert torch.equal(original.embed(SENTENCES), loaded.embed(SENTENCES))
+    assert loaded.label == "test model" and loaded.log["finetune"].steps[0].sim_loss == 0.25
+
+
+def test_a_version_1_zip_still_uploads(tokenizer, tmp_path):
+    """The Train page's upload (checkpoint_from_zip) of a zip downloaded before the new layout:
+    the root's config.json, not hf/config.json, marks the checkpoint."""
+    original = make_checkpoint(tokenizer)
+    save_version_1(original, tmp_path / "old")
+    data = checkpoint_to_zip(tmp_path / "old")
+    assert "hf/config.json" in zipfile.ZipFile(io.BytesIO(data)).namelist()
+    loaded = checkpoint_from_zip(data, tmp_path / "up")
+    assert torch.equal(original.embed(SENTENCES), loaded.embed(SENTENCES))
+
+
+def test_saving_over_a_version_1_folder_leaves_the_new_layout_only(tokenizer, tmp_path):
+    from sentence_transformers import SentenceTransformer
+
+    original = make_checkpoint(tokenizer)
+    save_version_1(original, tmp_path)
+    save_checkpoint(original, tmp_path)
+    assert not (tmp_path / "hf").exists() and not (tmp_path / "tokenizer").exists()
+    vectors = SentenceTransformer(str(tmp_path), device="cpu").encode(SENTENCES)
+    assert torch.allclose(torch.as_tensor(vectors), original.embed(SENTENCES, False), atol=1e-5)

@@ -41,7 +41,55 @@ def test_train_sts_json_report_and_checkpoint(trained, capsys):
     assert report["steps"] == 4 and report["seconds"] > 0
     assert -1 <= report["dev_spearman"] <= 1 and -1 <= report["test_spearman"] <= 1
     assert set(report["test_spearman_by_lang"]) == {"en", "zh"}
-    assert (out / "config.json").is_file() and (out / "hf" / "config.json").is_file()
+    assert (out / "explorer_checkpoint.json").is_file() and (out / "modules.json").is_file()
+
+
+def test_the_folder_loads_in_sentence_transformers_and_transformers_with_our_vectors(
+    trained, capsys
+):
+    """What README shows: SentenceTransformer("my_model") and AutoModel.from_pretrained
+    ("my_model") + mean pooling give `embed`'s vectors (within 1e-4; embed prints 6 decimals)."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+    from transformers import AutoModel, AutoTokenizer
+
+    argv, out = trained
+    if not (out / "explorer_checkpoint.json").exists():
+        assert cli(argv) == 0
+    capsys.readouterr()
+    texts = ["A man is playing a guitar.", "一个男人在弹吉他。", "x"]
+    assert cli(["embed", "--model", str(out), "--json", "--vectors", "--text", *texts]) == 0
+    ours = torch.tensor(json.loads(capsys.readouterr().out)["vectors"])
+    st = torch.as_tensor(SentenceTransformer(str(out), device="cpu").encode(texts))
+    assert (st - ours).abs().max() < 1e-4
+    tokenizer, model = AutoTokenizer.from_pretrained(str(out)), AutoModel.from_pretrained(str(out))
+    batch = tokenizer(texts, padding=True, return_tensors="pt")
+    with torch.no_grad():
+        hidden = model(**batch).last_hidden_state  # (B, T, H)
+    mask = batch["attention_mask"].unsqueeze(-1).float()
+    mean = (hidden * mask).sum(1) / mask.sum(1)
+    assert (mean - ours).abs().max() < 1e-4
+
+
+def test_embed_reads_a_version_1_folder(tmp_path, capsys):
+    """A model saved before the standard layout (our config.json, tokenizer/, hf/) still embeds."""
+    from explorer_core.bert.model import BertModel
+    from explorer_core.inputs.vocab import BertVocab
+    from explorer_core.tokenization import new_tokenizer
+    from explorer_core.training.checkpoint import Checkpoint
+    from explorer_core.training.presets import PRESETS
+    from tests.old_checkpoint import save_version_1
+
+    tokenizer = new_tokenizer("char-bpe")
+    tokenizer.train("a cat sat on a mat\n猫坐在垫子上", 40)
+    vocab = BertVocab.of(tokenizer)
+    ckpt = Checkpoint(
+        BertModel(PRESETS["tiny"].config(vocab.size, vocab.pad_id), seed=1), tokenizer
+    )
+    save_version_1(ckpt, tmp_path / "old")
+    assert cli(["embed", "--model", str(tmp_path / "old"), "--json", "--text", "a cat", "猫"]) == 0
+    cosine = json.loads(capsys.readouterr().out)["cosine"]
+    assert abs(cosine - ckpt.cosine("a cat", "猫")) < 1e-6
 
 
 def test_chinese_sts_file_without_splits_reports_null(tmp_path, capsys):
@@ -61,7 +109,7 @@ def test_chinese_sts_file_without_splits_reports_null(tmp_path, capsys):
 
 def test_embed_cosine_and_vectors(trained, capsys):
     argv, out = trained
-    if not (out / "config.json").exists():
+    if not (out / "explorer_checkpoint.json").exists():
         assert cli(argv) == 0
     capsys.readouterr()
     assert cli(["embed", "--model", str(out), "--text", "a cat", "a small cat"]) == 0
@@ -140,7 +188,7 @@ def test_vocab_txt_tokenizer(table, tmp_path, capsys):
 def test_python_dash_m_embed(trained, root):
     """The real entry point, in a fresh process: two texts give their cosine."""
     argv, out = trained
-    if not (out / "config.json").exists():
+    if not (out / "explorer_checkpoint.json").exists():
         assert cli(argv) == 0
     done = subprocess.run(
         [sys.executable, "-m", "explorer_core", "embed", "--model", str(out), "--json",

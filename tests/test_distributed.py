@@ -1,5 +1,6 @@
-"""torchrun with 2 CPU processes (gloo): the global batch is split, the loss curve is a single
-process's, only rank 0 writes; a time budget stops both ranks at the same step."""
+"""torchrun with 2 CPU processes (gloo): the global batch is split, the loss curve and the dev and
+test Spearman are a single process's for every loss (the vectors are gathered across ranks), only
+rank 0 writes; a time budget stops both ranks at the same step."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,11 @@ from tests.models import write_pairs_table
 # Same seed and global batch: the two curves differ only by float summation order (the gradient
 # is averaged over two halves instead of summed over one batch), well under this tolerance.
 TOLERANCE = 1e-4
+LOSSES = {
+    "default": [],  # from scratch: CoSENT plus in-batch negatives, across the global batch
+    "cosine": ["--loss", "cosine", "--no-in-batch-negatives"],
+    "cosine+negatives": ["--loss", "cosine"],
+}
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +37,8 @@ def free_port() -> int:
 
 
 def train(root, table, out, extra: list[str], processes: int) -> subprocess.CompletedProcess:
-    # CoSENT and in-batch negatives compare pairs within a rank's slice: the cosine loss alone is
-    # the one whose gradient is the whole batch's under torchrun
     args = ["train", "sts", "--train", str(table), "--vocab-size", "800", "--dropout", "0",
-            "--no-in-batch-negatives", "--loss", "cosine", "--device", "cpu", "--out", str(out),
-            "--json", *extra]  # fmt: skip
+            "--device", "cpu", "--out", str(out), "--json", *extra]  # fmt: skip
     command = [sys.executable, "-m", "explorer_core"]
     if processes > 1:
         command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node",
@@ -48,23 +52,42 @@ def train(root, table, out, extra: list[str], processes: int) -> subprocess.Comp
     return done
 
 
-def losses(out) -> list[float]:
+def losses(out, phase: str = "finetune") -> list[float]:
     log = json.loads((out / "training_log.json").read_text(encoding="utf-8"))
-    return [step["loss"] for step in log["finetune"]["steps"]]
+    return [step["loss"] for step in log[phase]["steps"]]
 
 
 @pytest.mark.slow
-def test_two_processes_follow_the_single_process_loss_curve(root, table, tmp_path):
-    one = train(root, table, tmp_path / "one", ["--steps", "6"], 1)
-    two = train(root, table, tmp_path / "two", ["--steps", "6"], 2)
+@pytest.mark.parametrize("loss", sorted(LOSSES))
+def test_two_processes_equal_one_process_for_every_loss(root, table, tmp_path, loss):
+    """Dropout 0, same seed: equal loss curves, and dev and test Spearman within 1e-3."""
+    extra = ["--steps", "6", *LOSSES[loss]]
+    one = train(root, table, tmp_path / "one", extra, 1)
+    two = train(root, table, tmp_path / "two", extra, 2)
     assert losses(tmp_path / "two") == pytest.approx(losses(tmp_path / "one"), abs=TOLERANCE)
     assert len(losses(tmp_path / "two")) == 6
-    report = json.loads(two.stdout)  # exactly one JSON object: rank 0's
-    assert report["processes"] == 2 and json.loads(one.stdout)["processes"] == 1
-    assert report["test_spearman"] == pytest.approx(json.loads(one.stdout)["test_spearman"],
-                                                    abs=1e-3)  # fmt: skip
+    report, single = json.loads(two.stdout), json.loads(one.stdout)  # one JSON object: rank 0's
+    assert report["processes"] == 2 and single["processes"] == 1
+    for split in ("dev_spearman", "test_spearman"):
+        assert report[split] == pytest.approx(single[split], abs=1e-3), split
     progress = [line for line in two.stderr.splitlines() if line.startswith("[finetune] step 1/")]
     assert len(progress) == 1  # only rank 0 prints
+
+
+@pytest.mark.slow
+def test_mlm_pretraining_follows_the_single_process_curve(root, table, tmp_path):
+    """MLM + NSP: each rank's means are weighted by its share of masked tokens and rows, so their
+    average over ranks is the global batch's mean even when the ranks mask unequally many."""
+    from explorer_core.inputs.datasets import builtin_corpus
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(builtin_corpus("mixed"), encoding="utf-8")
+    extra = ["--steps", "4", "--pretrain-corpus", str(corpus)]
+    train(root, table, tmp_path / "one", extra, 1)
+    train(root, table, tmp_path / "two", extra, 2)
+    for phase in ("pretrain", "finetune"):
+        one, two = losses(tmp_path / "one", phase), losses(tmp_path / "two", phase)
+        assert len(two) == 4 and two == pytest.approx(one, abs=TOLERANCE), phase
 
 
 @pytest.mark.slow
@@ -75,3 +98,37 @@ def test_a_time_budget_stops_both_ranks_at_the_same_step(root, table, tmp_path):
     assert report["finetune_steps"] >= 1 and report["processes"] == 2
     log = json.loads((tmp_path / "m" / "training_log.json").read_text(encoding="utf-8"))
     assert log["finetune"]["stop_reason"] == "time"
+
+
+def _gather_worker(rank: int, port: int, out: str) -> None:
+    """One rank of `test_gather_rows_of_unequal_slices_keeps_gradients` (module level: spawn)."""
+    import torch
+
+    from explorer_core.training.devices import World, gather_rows, gathered_order, shard
+
+    torch.distributed.init_process_group(
+        "gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=2
+    )
+    items = [0, 1, 2, 3, 4]  # 5 items: rank 0 holds 3, rank 1 holds 2
+    x = torch.tensor([[float(i)] for i in shard(items, World(rank, 2))], requires_grad=True)
+    rows = gather_rows(x * 1.0, len(items))  # (5, 1)
+    (rows.squeeze(1) * torch.arange(1.0, 6.0)).sum().backward()  # d/drow j = j + 1
+    result = {"rows": rows.squeeze(1).tolist(), "grad": x.grad.squeeze(1).tolist(),
+              "order": gathered_order(items, World(rank, 2))}  # fmt: skip
+    Path(out, f"{rank}.json").write_text(json.dumps(result))
+    torch.distributed.destroy_process_group()
+
+
+def test_gather_rows_of_unequal_slices_keeps_gradients(tmp_path):
+    """An odd global batch: the short slice is padded for all_gather and cut again; each rank's
+    gradient is the sum over ranks (2 · dL/drow), which DDP's average turns into dL/drow."""
+    import torch.multiprocessing as mp
+
+    mp.spawn(_gather_worker, args=(free_port(), str(tmp_path)), nprocs=2, join=True)
+    for rank in (0, 1):
+        result = json.loads((tmp_path / f"{rank}.json").read_text())
+        assert result["order"] == [0, 2, 4, 1, 3]
+        assert result["rows"] == [0.0, 2.0, 4.0, 1.0, 3.0]
+        position = {item: j for j, item in enumerate(result["order"])}
+        mine = [0, 2, 4] if rank == 0 else [1, 3]
+        assert result["grad"] == [2.0 * (position[i] + 1) for i in mine]

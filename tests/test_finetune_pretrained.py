@@ -22,6 +22,7 @@ from explorer_core.training.jobs import StsJob, build_plan, get_tokenizer
 from explorer_core.training.presets import Preset
 from explorer_core.training.run import TrainingPlan, build_model, run_plan
 from tests.models import write_pairs_table
+from tests.old_checkpoint import save_version_1
 
 SMALL = Preset(name="test", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                intermediate_size=37, max_position_embeddings=48)  # fmt: skip
@@ -65,9 +66,11 @@ def test_init_minilm_starts_from_minilm_weights_with_its_own_tokenizer(parts, mi
         assert torch.equal(model.state_dict()[name], tensor), name
 
 
-def test_init_from_a_checkpoint_folder_continues_from_its_weights(parts, tmp_path):
+@pytest.mark.parametrize("save", [save_checkpoint, save_version_1], ids=["current", "version-1"])
+def test_init_from_a_checkpoint_folder_continues_from_its_weights(parts, tmp_path, save):
+    """--init FOLDER reads the current layout and the old one (our config.json, tokenizer/)."""
     first = run_plan(small_plan(parts))
-    save_checkpoint(first, tmp_path / "ckpt")
+    save(first, tmp_path / "ckpt")
     job = StsJob(train=Path("unused"), out=Path("unused"), init=str(tmp_path / "ckpt"))
     tokenizer = get_tokenizer(job, [])
     assert tokenizer.vocab == first.tokenizer.vocab
@@ -144,7 +147,7 @@ def test_cli_fine_tunes_minilm_and_it_stays_good_in_english(table, tmp_path, cap
     report = json.loads(capsys.readouterr().out)
     assert report["tokenizer"] == "wordpiece, 30522 ids" and report["pretrain_steps"] == 0
     assert report["test_spearman_by_lang"]["en"] > 0.7  # MiniLM as is scores ~0.87 here
-    assert (tmp_path / "m" / "hf" / "config.json").is_file()
+    assert (tmp_path / "m" / "modules.json").is_file()
 
 
 @pytest.mark.gpu

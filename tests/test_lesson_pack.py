@@ -104,14 +104,29 @@ def test_round_trip_keeps_settings_encodings_and_the_lab_record(trained, algo):
 def test_model_round_trip_gives_the_same_vectors(trained, model):
     data = write_pack(SETTINGS, bundle(trained, "byte-bpe"), model)
     names = members(data)
-    assert "model/model.safetensors" in names and "model/tokenizer/explorer_tokenizer.json" in names
-    assert not any(name.startswith("model/hf/") for name in names)  # transformers' copy left out
+    assert "model/model.safetensors" in names and "model/explorer_tokenizer.json" in names
+    assert "model/modules.json" in names  # the model folder as transformers loads it
     pack = read_pack(data)
     assert pack.model.label == "Tiny, 1 step" and pack.model.config == model.config
     assert pack.model.log["finetune"].steps[0].sim_loss == 0.25
     before, after = model.embed(TEXTS[:4]), pack.model.embed(TEXTS[:4])
     assert (before - after).abs().max() <= 1e-6
     assert manifest(data)["contents"]["model"] == {"label": "Tiny, 1 step", "algo": "byte-bpe"}
+
+
+def test_a_pack_whose_model_has_the_version_1_layout_still_opens(trained, model, tmp_path):
+    """Packs written before the standard layout hold model/config.json (ours) and tokenizer/."""
+    from tests.old_checkpoint import save_version_1
+
+    old = save_version_1(model, tmp_path / "old")
+    data = write_pack(SETTINGS, bundle(trained, "byte-bpe"), model)
+    files = {n: None for n in members(data) if n.startswith("model/")}
+    files |= {f"model/{p.relative_to(old).as_posix()}": p.read_bytes()
+              for p in sorted(old.rglob("*")) if p.is_file() and "hf" not in p.parts}  # fmt: skip
+    assert "model/tokenizer/explorer_tokenizer.json" in files
+    pack = read_pack(rezip(data, files))
+    assert pack.model.label == "Tiny, 1 step"
+    assert (model.embed(TEXTS[:4]) - pack.model.embed(TEXTS[:4])).abs().max() <= 1e-6
 
 
 def test_the_manifest_says_what_is_inside(trained):

@@ -1,4 +1,4 @@
-"""A checkpoint's hf/ folder loads in sentence-transformers and AutoTokenizer with our numbers."""
+"""A checkpoint folder loads as it is in sentence-transformers and AutoTokenizer, our numbers."""
 
 from __future__ import annotations
 
@@ -37,14 +37,14 @@ def text() -> str:
 
 @pytest.mark.parametrize("algo", ALGORITHMS)
 def test_auto_tokenizer_encodes_as_we_do(algo, text, tmp_path):
-    """Every algorithm: AutoTokenizer(hf/) gives BertVocab.encode's ids, truncation included."""
+    """Every algorithm: AutoTokenizer(folder) gives BertVocab.encode's ids, truncation included."""
     from transformers import AutoTokenizer
 
     tokenizer = new_tokenizer(algo)
     tokenizer.train(text, 400 if algo not in ("char-bpe",) else 1200)
     ckpt = checkpoint(tokenizer)
     save_checkpoint(ckpt, tmp_path)
-    hf = AutoTokenizer.from_pretrained(tmp_path / "hf")
+    hf = AutoTokenizer.from_pretrained(tmp_path)
     for sentence in TEXTS:
         ours = ckpt.vocab.encode(tokenizer, [sentence], max_length=24).input_ids[0].tolist()
         assert hf(sentence, truncation=True, max_length=24)["input_ids"] == ours, sentence
@@ -60,8 +60,8 @@ def test_sentence_transformers_gives_our_vectors(pooling, text, tmp_path):
     save_checkpoint(ckpt, tmp_path)
     for name in ("modules.json", "config_sentence_transformers.json", "1_Pooling/config.json",
                  "tokenizer.json", "tokenizer_config.json"):  # fmt: skip
-        assert (tmp_path / "hf" / name).is_file(), name
-    st = SentenceTransformer(str(tmp_path / "hf"), device="cpu")
+        assert (tmp_path / name).is_file(), name
+    st = SentenceTransformer(str(tmp_path), device="cpu")
     theirs = torch.as_tensor(st.encode(TEXTS, convert_to_numpy=True))
     ours = ckpt.embed(TEXTS, normalize=False)
     assert torch.allclose(theirs, ours, atol=1e-5), (theirs - ours).abs().max()
@@ -75,7 +75,7 @@ def test_fine_tuned_minilm_exports_to_sentence_transformers(minilm_dir, tmp_path
     tokenizer = WordPieceTokenizer.from_vocab(minilm_dir / "vocab.txt", lowercase=True)
     ckpt = Checkpoint(BertModel.from_transformers(minilm_dir), tokenizer, max_length=128)
     save_checkpoint(ckpt, tmp_path)
-    st = SentenceTransformer(str(tmp_path / "hf"), device="cpu")
+    st = SentenceTransformer(str(tmp_path), device="cpu")
     theirs = torch.as_tensor(st.encode(TEXTS, convert_to_numpy=True))
     assert torch.allclose(theirs, ckpt.embed(TEXTS, normalize=False), atol=1e-5)
     assert st.get_max_seq_length() == 128

@@ -20,7 +20,8 @@ report goes to stdout: `key: value` lines, or with --json exactly one JSON objec
 `seconds`, `dev_spearman`, `test_spearman` (null when a split is absent), ...
 
 Several processes: `torchrun --nproc-per-node N -m explorer_core train sts ...` (gloo on the CPU,
-nccl on GPUs) splits every batch across the processes; only rank 0 prints and saves.
+nccl on GPUs) splits every batch across the processes and gathers their sentence vectors, so every
+loss sees the whole batch; only rank 0 prints and saves.
 Bad input (or --device cuda without a GPU): one line on stderr, exit code 2.
 """
 
@@ -39,6 +40,9 @@ PRINT_EVERY = 2.0  # seconds between progress lines (evaluations are always prin
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from explorer_core.training import presets as d  # torch-free: the defaults the job uses
+
+    lr, batch = d.PRETRAINED_FINETUNE["learning_rate"], d.PRETRAINED_FINETUNE["batch_size"]
     train = subparsers.add_parser("train", help="train a model (see `train sts --help`)")
     tasks = train.add_subparsers(dest="task", required=True)
     sts = tasks.add_parser("sts", help="a sentence-embedding model on STS pairs")
@@ -47,30 +51,49 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sts.add_argument("--test", help="test pairs (default: the train file's test split, if any)")
     sts.add_argument("--format", choices=FORMATS, help="file format (default: detected)")
     sts.add_argument("--init", default="fresh",
-                     help="fresh (default), minilm, or a model folder to fine-tune")  # fmt: skip
+                     help="fresh (default), minilm, or a model folder to fine-tune "
+                          f"(lr {short_float(lr)}, batch {batch}, no pre-training)")  # fmt: skip
     group = sts.add_mutually_exclusive_group()
     group.add_argument("--tokenizer", help="saved tokenizer folder, or a folder with vocab.txt")
     group.add_argument("--tokenizer-algo", default="char-bpe", help="algorithm to train")
-    sts.add_argument("--vocab-size", type=int, help="for --tokenizer-algo (default: chars + 57)")
+    sts.add_argument("--vocab-size", type=int,
+                     help=f"for --tokenizer-algo (default: the training text's characters + "
+                          f"{d.CHAR_MERGES} merges for char-bpe, {d.OTHER_ALGO_VOCAB} for the "
+                          "others)")  # fmt: skip
     sts.add_argument("--keep-case", action="store_true",
                      help="do not lower-case (trained char-bpe, or a vocab.txt)")  # fmt: skip
-    sts.add_argument("--preset", default="tiny", help="tiny, small or tutorial")
-    sts.add_argument("--pretrain-corpus", help="text file for MLM + NSP pre-training first")
-    sts.add_argument("--time-budget", type=float, help="seconds of training in total")
-    sts.add_argument("--steps", type=int, help="fine-tuning steps (default 300 without a budget)")
+    sts.add_argument("--preset", default="tiny", help=f"{', '.join(d.PRESETS)} (default: tiny)")
+    sts.add_argument("--pretrain-corpus",
+                     help="text file for MLM + NSP pre-training first "
+                          f"({d.PRETRAIN_SHARE * 100:g}%% of --time-budget)")  # fmt: skip
+    sts.add_argument("--time-budget", type=float,
+                     help="seconds of training in total (default: none from scratch, "
+                          f"{d.PRETRAINED_SECONDS:g} for --init minilm or a folder)")  # fmt: skip
+    sts.add_argument("--steps", type=int,
+                     help=f"fine-tuning steps (default without a budget: {d.DEFAULT_STEPS} from "
+                          f"scratch, {d.PRETRAINED_STEPS} for a pretrained start)")  # fmt: skip
     sts.add_argument("--seed", type=int, default=0)
     sts.add_argument("--dropout", type=float, help="dropout (default: the model's own)")
     sts.add_argument("--loss", choices=("cosine", "cosent"),
-                     help="default: cosent from scratch, cosine when fine-tuning")  # fmt: skip
+                     help=f"default: {d.SCRATCH_LOSS} from scratch, cosine when "
+                          "fine-tuning")  # fmt: skip
+    negatives = "on" if d.IN_BATCH_NEGATIVES else "off"
     sts.add_argument(
         "--in-batch-negatives",
         action=argparse.BooleanOptionalAction,
-        help="rank high-score pairs against the batch (default: on from scratch)",
+        help=f"rank high-score pairs against the batch (default: {negatives} from scratch, "
+        "off when fine-tuning)",
     )
     add_device_argument(sts)
     sts.add_argument("--out", required=True, help="folder for the checkpoint")
     sts.add_argument("--json", action="store_true", help="print one JSON object")
     sts.set_defaults(func=run)
+
+
+def short_float(value: float) -> str:
+    """A number as the docs write it: short_float(2e-05) -> '2e-5', short_float(0.5) -> '0.5'."""
+    text = f"{value:g}"
+    return text.replace("e-0", "e-").replace("e+0", "e+")
 
 
 def add_device_argument(parser: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ the same state. The zip holds::
     settings.json      {"attn.layer": 3, "lang": "zh", ...} (plain JSON values, see pack_settings)
     tokenizer/         the shared tokenizer, written by `Tokenizer.save`
     lab.json           the Tokenizer Lab's view of it: trace, merge replay, corpus label
-    model/             the trained model, written by `save_checkpoint` (without its hf/ copy)
+    model/             the trained model, as `save_checkpoint` writes it (older packs: old layout)
 
 Reading never unpickles (weights go through safetensors) and checks everything before it
 returns: unsafe paths, links, oversize members, unknown formats and versions, declared parts
@@ -27,7 +27,7 @@ import io
 import json
 import tempfile
 import zipfile
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -42,7 +42,7 @@ from explorer_core.files.lab_record import (
 )
 from explorer_core.files.pack_settings import check_settings, storable_settings
 from explorer_core.tokenization import Tokenizer, load_tokenizer
-from explorer_core.training.checkpoint import HF_DIR, Checkpoint, load_checkpoint, save_checkpoint
+from explorer_core.training.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
 
 FORMAT = "embedding-explorer-lesson-pack"
 VERSION = 1
@@ -102,12 +102,10 @@ def _json(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
 
 
-def _folder_files(folder: Path, prefix: str, skip: Sequence[str] = ()) -> dict[str, bytes]:
+def _folder_files(folder: Path, prefix: str) -> dict[str, bytes]:
     files = {}
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        relative = path.relative_to(folder).as_posix()
-        if not relative.startswith(tuple(f"{s}/" for s in skip)):
-            files[f"{prefix}/{relative}"] = path.read_bytes()
+        files[f"{prefix}/{path.relative_to(folder).as_posix()}"] = path.read_bytes()
     return files
 
 
@@ -144,7 +142,7 @@ def write_pack(
                 contents["lab"] = True
         if model is not None:
             folder = save_checkpoint(model, Path(tmp, MODEL_DIR))
-            files |= _folder_files(folder, MODEL_DIR, skip=(HF_DIR,))  # transformers' copy
+            files |= _folder_files(folder, MODEL_DIR)
             contents["model"] = {"label": model.label, "algo": model.tokenizer.algo}
     manifest = {"format": FORMAT, "version": VERSION, "app_version": __version__,
                 "contents": contents}  # fmt: skip

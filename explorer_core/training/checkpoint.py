@@ -1,17 +1,21 @@
 """Checkpoints: save, load, zip and unzip a trained sentence-embedding model.
 
-A checkpoint is a folder::
+A checkpoint is a folder that transformers and sentence-transformers load as it is::
 
-    config.json          {"format": "embedding-explorer-checkpoint", "model": BertConfig fields,
-                          "pooling": "mean", "tokenizer": {"algo": ...}, "special_ids": {...}, ...}
-    model.safetensors    the BertModel's weights (transformers' parameter names)
-    tokenizer/           the tokenizer, saved by `Tokenizer.save`
-    training_log.json    {"pretrain": TrainLog, "finetune": TrainLog} (phases that ran)
-    hf/                  only for BERT-compatible configs (learned positions, post-LN, segments):
-      config.json        a transformers BertConfig, and model.safetensors again, so that
-      model.safetensors  transformers.BertModel.from_pretrained(folder / "hf") gives equal vectors
-      tokenizer.json...  plus tokenizer and sentence-transformers files (`st_export`), so that
-                         SentenceTransformer(folder / "hf") gives our sentence vectors
+    config.json               a transformers BertConfig (or, for an architecture BertModel cannot
+                              run, the one line saying so: see st_export.unsupported)
+    model.safetensors         the BertModel's weights (transformers' parameter names)
+    tokenizer.json ...        AutoTokenizer's files; modules.json, 1_Pooling/ ... for
+                              SentenceTransformer (`st_export` writes them, and README.md)
+    explorer_checkpoint.json  what only we read: {"format": "embedding-explorer-checkpoint",
+                              "version": 2, "model": our BertConfig (RoPE, relative positions,
+                              pre-LN ...), "pooling", "label", "max_length", "special_ids", ...}
+    explorer_tokenizer.json   our tokenizer (`Tokenizer.save`'s own file)
+    training_log.json         {"pretrain": TrainLog, "finetune": TrainLog} (phases that ran)
+
+So `SentenceTransformer("my_model")` and `AutoModel.from_pretrained("my_model")` give our vectors.
+Version 1 folders (until 2026-11) are still read: our fields in config.json (with "format"), the
+tokenizer in `tokenizer/`, and the transformers copy in `hf/`.
 
 Weights are read with safetensors only: loading never unpickles anything (no `torch.load`), so an
 uploaded zip cannot run code. `checkpoint_from_zip` also refuses paths that leave the folder
@@ -45,14 +49,17 @@ from explorer_core.bert.pooling import POOLING_MODES, SentenceEncoder
 from explorer_core.bert.weights import load_weights
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer, load_tokenizer
+from explorer_core.tokenization.base import META_FILE as TOKENIZER_FILE
 from explorer_core.training.devices import module_device
 from explorer_core.training.loop import TrainLog
-from explorer_core.training.st_export import write_hf_extras
+from explorer_core.training.st_export import write_hf_files
 
 FORMAT = "embedding-explorer-checkpoint"
-VERSION = 1
-CONFIG_FILE, WEIGHTS_FILE, LOG_FILE = "config.json", "model.safetensors", "training_log.json"
-TOKENIZER_DIR, HF_DIR = "tokenizer", "hf"
+VERSION = 2  # 1: our fields in config.json, tokenizer/ and hf/ (still read)
+META_FILE = "explorer_checkpoint.json"  # our settings; transformers never reads it
+CONFIG_FILE = "config.json"  # transformers' (version 1: ours)
+WEIGHTS_FILE, LOG_FILE = "model.safetensors", "training_log.json"
+TOKENIZER_DIR, HF_DIR = "tokenizer", "hf"  # version 1's folders
 MAX_ZIP_BYTES = 200 * 2**20  # refuse bigger uploads outright
 MAX_UNZIPPED_BYTES = 600 * 2**20  # and archives that would unpack to more (zip bombs)
 
@@ -110,34 +117,20 @@ class Checkpoint:
         return float(F.cosine_similarity(u, v, dim=0))
 
 
-def hf_config(config: BertConfig) -> dict[str, Any]:
-    """A transformers config.json for a BERT-compatible `config` (learned positions, post-LN)."""
-    if not config.bert_compatible:
-        raise ValueError(
-            "Only BERT-compatible configs (learned positions, post-LN) load in transformers"
-        )
-    keys = (
-        "vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
-        "intermediate_size", "hidden_act", "hidden_dropout_prob", "attention_probs_dropout_prob",
-        "max_position_embeddings", "type_vocab_size", "initializer_range", "layer_norm_eps",
-        "pad_token_id",
-    )  # fmt: skip
-    data = {k: getattr(config, k) for k in keys}
-    return {"architectures": ["BertModel"], "model_type": "bert",
-            "position_embedding_type": "absolute", **data}  # fmt: skip
-
-
 def save_checkpoint(ckpt: Checkpoint, folder: str | Path) -> Path:
     """Write `ckpt` into `folder` (created; existing checkpoint files are overwritten)."""
     from safetensors.torch import save_file
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    if _version_1_meta(folder) is not None:  # rewriting an old checkpoint: drop its folders
+        for name in (TOKENIZER_DIR, HF_DIR):
+            shutil.rmtree(folder / name, ignore_errors=True)
     weights = {k: v.detach().cpu().contiguous() for k, v in ckpt.model.state_dict().items()}
-    save_file(weights, str(folder / WEIGHTS_FILE))
-    if (folder / TOKENIZER_DIR).exists():
-        shutil.rmtree(folder / TOKENIZER_DIR)
-    ckpt.tokenizer.save(folder / TOKENIZER_DIR)
+    save_file(weights, str(folder / WEIGHTS_FILE), metadata={"format": "pt"})
+    ckpt.tokenizer.save(folder)  # our file, and a plain tokenizer.json that write_hf_files replaces
+    limit = min(ckpt.max_length, ckpt.config.max_position_embeddings)
+    write_hf_files(folder, ckpt.tokenizer, ckpt.config, ckpt.pooling, limit)
     meta = {
         "format": FORMAT,
         "version": VERSION,
@@ -145,20 +138,11 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path) -> Path:
         "pooling": ckpt.pooling,
         "label": ckpt.label,
         "max_length": ckpt.max_length,
-        "tokenizer": {"algo": ckpt.tokenizer.algo, "folder": TOKENIZER_DIR},
+        "tokenizer": {"algo": ckpt.tokenizer.algo, "file": TOKENIZER_FILE},
         "special_ids": ckpt.vocab.to_dict(),
     }
-    _write_json(folder / CONFIG_FILE, meta)
+    _write_json(folder / META_FILE, meta)
     _write_json(folder / LOG_FILE, {phase: log.to_dict() for phase, log in ckpt.log.items()})
-    if ckpt.config.bert_compatible:
-        (folder / HF_DIR).mkdir(exist_ok=True)
-        _write_json(folder / HF_DIR / CONFIG_FILE, hf_config(ckpt.config))
-        shutil.copyfile(folder / WEIGHTS_FILE, folder / HF_DIR / WEIGHTS_FILE)
-        limit = min(ckpt.max_length, ckpt.config.max_position_embeddings)
-        write_hf_extras(folder / HF_DIR, ckpt.tokenizer, ckpt.config.hidden_size, ckpt.pooling,
-                        limit)  # fmt: skip
-    elif (folder / HF_DIR).exists():
-        shutil.rmtree(folder / HF_DIR)
     return folder
 
 
@@ -173,25 +157,52 @@ def _read_json(path: Path) -> Any:
         raise ValueError(f"{path.name} is missing or not valid JSON: {err}") from err
 
 
+def _version_1_meta(folder: Path) -> dict[str, Any] | None:
+    """The old layout's metadata (our fields in config.json), or None when it is not one."""
+    try:
+        meta = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
+
+
+def is_checkpoint(folder: str | Path) -> bool:
+    """True when `folder` holds a checkpoint of this app, in the current or the old layout."""
+    folder = Path(folder)
+    return (folder / META_FILE).is_file() or _version_1_meta(folder) is not None
+
+
+def _read_meta(folder: Path) -> dict[str, Any]:
+    """Our metadata, from explorer_checkpoint.json or (version 1) config.json."""
+    if (folder / META_FILE).is_file():
+        meta = _read_json(folder / META_FILE)
+    elif (old := _version_1_meta(folder)) is not None:
+        return old
+    elif (folder / CONFIG_FILE).is_file():
+        raise ValueError(f"{folder} is not an Embedding Explorer checkpoint (no {META_FILE})")
+    else:
+        raise ValueError(f"{folder} is not a checkpoint folder (it has no {META_FILE})")
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ValueError(f"{folder} is not an Embedding Explorer checkpoint ({META_FILE} format)")
+    return meta
+
+
 def load_checkpoint(folder: str | Path) -> Checkpoint:
-    """Load a checkpoint folder written by `save_checkpoint` (safetensors only, never pickles)."""
+    """Load a checkpoint folder written by `save_checkpoint`, in either layout (safetensors
+    only, never pickles)."""
     from safetensors import SafetensorError
     from safetensors.torch import load_file
 
     folder = Path(folder)
-    if not (folder / CONFIG_FILE).is_file():
-        raise ValueError(f"{folder} is not a checkpoint folder (it has no {CONFIG_FILE})")
-    meta = _read_json(folder / CONFIG_FILE)
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise ValueError(f"{folder} is not an Embedding Explorer checkpoint (config.json format)")
+    meta = _read_meta(folder)
     if meta.get("version", 0) > VERSION:
         raise ValueError(f"This checkpoint was written by a newer version ({meta['version']})")
     try:
         config = BertConfig.from_dict(meta["model"])
-        tokenizer = load_tokenizer(folder / str(meta["tokenizer"]["folder"]))
+        tokenizer = load_tokenizer(folder / str(meta["tokenizer"].get("folder", ".")))
         weights = load_file(str(folder / WEIGHTS_FILE))
-    except (KeyError, TypeError) as err:
-        raise ValueError(f"config.json of {folder} lacks a field: {err}") from err
+    except (KeyError, TypeError, AttributeError) as err:
+        raise ValueError(f"The checkpoint's metadata lacks a field: {err}") from err
     except (SafetensorError, OSError) as err:
         raise ValueError(f"{WEIGHTS_FILE} of {folder} cannot be read: {err}") from err
     model = BertModel(config, initialize=False)  # load_weights sets every weight or fails
@@ -210,8 +221,8 @@ def load_checkpoint(folder: str | Path) -> Checkpoint:
 def checkpoint_to_zip(folder: str | Path) -> bytes:
     """The checkpoint folder as zip bytes (files at the archive's root), e.g. for a download."""
     folder = Path(folder)
-    if not (folder / CONFIG_FILE).is_file():
-        raise ValueError(f"{folder} is not a checkpoint folder (no {CONFIG_FILE})")
+    if not is_checkpoint(folder):
+        raise ValueError(f"{folder} is not a checkpoint folder (no {META_FILE})")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
@@ -220,7 +231,8 @@ def checkpoint_to_zip(folder: str | Path) -> bytes:
 
 
 def _safe_members(archive: zipfile.ZipFile) -> tuple[list[zipfile.ZipInfo], str]:
-    """The archive's files, checked, and the folder prefix that holds config.json ('' or 'x/')."""
+    """The archive's files, checked, and the folder prefix that holds the checkpoint ('' or 'x/'):
+    where explorer_checkpoint.json is, or (version 1) config.json beside model.safetensors."""
     infos, total = [], 0
     for info in archive.infolist():
         name = info.filename
@@ -235,11 +247,13 @@ def _safe_members(archive: zipfile.ZipFile) -> tuple[list[zipfile.ZipInfo], str]
         if not info.is_dir():
             infos.append(info)
     names = {i.filename for i in infos}
-    prefixes = sorted(n[: -len(CONFIG_FILE)] for n in names if n.endswith(CONFIG_FILE))
-    for prefix in prefixes:  # shortest first: the root's config.json, not hf/config.json
-        if prefix + WEIGHTS_FILE in names and prefix.count("/") <= 1:
-            return [i for i in infos if i.filename.startswith(prefix)], prefix
-    raise ValueError("The zip is not a checkpoint: it needs config.json and model.safetensors")
+    for marker in (META_FILE, CONFIG_FILE):
+        holders = [n for n in names if n == marker or n.endswith("/" + marker)]
+        prefixes = sorted(n[: -len(marker)] for n in holders)
+        for prefix in prefixes:  # shortest first: the root's config.json, not hf/config.json
+            if prefix + WEIGHTS_FILE in names and prefix.count("/") <= 1:
+                return [i for i in infos if i.filename.startswith(prefix)], prefix
+    raise ValueError(f"The zip is not a checkpoint: it needs {META_FILE} and {WEIGHTS_FILE}")
 
 
 def checkpoint_from_zip(data: bytes, dest: str | Path) -> Checkpoint:

@@ -10,6 +10,9 @@ process group (gloo on the CPU, nccl on GPUs, one GPU per process), and then:
 
 - every rank draws the same global batch from the same seeded generator and keeps its slice
   ``batch[rank::size]`` (`shard`), so the global batch is split, never duplicated;
+- a loss that compares pairs across the batch (CoSENT, in-batch negatives) sees every rank's
+  vectors: `gather_rows` collects them with their gradients (`gathered_order` says which item
+  each row is), so every rank computes the global batch's loss;
 - DDP averages the gradients, so each optimiser step sees the whole global batch;
 - `agree` makes all ranks take the same stop decision at the same step (a time budget or a Stop
   on one rank stops them all) and share one clock, so the learning-rate schedule stays identical;
@@ -104,6 +107,35 @@ def shard(items: Sequence[T], w: World) -> list[T]:
     [1, 3]
     """
     return list(items[w.rank :: w.size])
+
+
+def gathered_order(items: Sequence[T], w: World) -> list[T]:
+    """The global batch in the order `gather_rows` returns its rows: rank 0's slice, rank 1's...
+
+    >>> gathered_order([0, 1, 2, 3, 4], World(rank=0, size=2))
+    [0, 2, 4, 1, 3]
+    """
+    return [item for rank in range(w.size) for item in items[rank :: w.size]]
+
+
+def gather_rows(rows: torch.Tensor, total: int) -> torch.Tensor:
+    """Every rank's `rows` (its slice of a global batch of `total` items, `shard` order) stacked
+    rank by rank, (total, ...), with gradients flowing back to each rank's own rows.
+
+    # subtle: each rank then computes the same global loss L; the gather's backward sums the
+    # `size` ranks' gradients for a rank's rows (size · dL/drows), and DDP's average over ranks
+    # divides by size again: the optimiser gets exactly dL/dθ, as in one process.
+    """
+    w = world()
+    if w.size == 1:
+        return rows
+    from torch.distributed.nn.functional import all_gather
+
+    counts = [len(range(rank, total, w.size)) for rank in range(w.size)]
+    pad = max(counts) - rows.shape[0]  # all_gather needs equal shapes: pad the short slices
+    padded = torch.cat([rows, rows.new_zeros((pad, *rows.shape[1:]))]) if pad else rows
+    parts = all_gather(padded)
+    return torch.cat([part[:count] for part, count in zip(parts, counts, strict=True)])
 
 
 def wrap(module: nn.Module) -> nn.Module:

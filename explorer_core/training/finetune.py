@@ -32,7 +32,14 @@ from torch import nn
 from explorer_core.bert.pooling import POOLING_MODES, SentenceEncoder
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
-from explorer_core.training.devices import module_device, shard, world, wrap
+from explorer_core.training.devices import (
+    gather_rows,
+    gathered_order,
+    module_device,
+    shard,
+    world,
+    wrap,
+)
 from explorer_core.training.loop import (
     Callback,
     EvalRecord,
@@ -189,10 +196,10 @@ def finetune(
 
     `result.model` is a `SentenceEncoder` around the same `model`; `dev` pairs, when given, are
     scored (Spearman and Pearson of cosine vs gold) every `config.eval_every` steps and at the end.
-    Batches go to the model's device. Under torchrun each rank trains on its slice of the global
-    batch (`devices.shard`) inside DistributedDataParallel; the cosine loss is weighted so that the
-    averaged gradient is the whole batch's, while CoSENT and in-batch negatives compare pairs within
-    a rank's slice only.
+    Batches go to the model's device. Under torchrun each rank encodes its slice of the global
+    batch (`devices.shard`) inside DistributedDataParallel, and the vectors of all ranks are
+    gathered with their gradients (`devices.gather_rows`), so every loss (cosine, CoSENT,
+    in-batch negatives) is the global batch's, as in one process.
     """
     config = config or FinetuneConfig()
     _check_pairs(pairs, "training")
@@ -210,15 +217,17 @@ def finetune(
         idx = shard(everyone, ranks)
         rows = vocab.rows([left[i] for i in idx] + [right[i] for i in idx],
                           max_length=config.max_length)  # fmt: skip
-        ids, mask = rows.input_ids.to(device), rows.attention_mask.to(device)  # (2B, T)
-        vectors = trained(ids, mask)  # (2B, H): both sides in one pass
-        u, v = vectors[: len(idx)], vectors[len(idx) :]
-        gold = scores[idx].to(device)
+        ids, mask = rows.input_ids.to(device), rows.attention_mask.to(device)  # (2b, T)
+        vectors = trained(ids, mask)  # (2b, H): both sides of this rank's pairs in one pass
+        # every rank's vectors (B, H) with gradients, so each loss sees the global batch
+        u = gather_rows(vectors[: len(idx)], len(everyone))
+        v = gather_rows(vectors[len(idx) :], len(everyone))
+        gold = scores[gathered_order(everyone, ranks)].to(device)  # (B,), in u's order
         cos = F.cosine_similarity(u, v, dim=-1)  # (B,)
         if config.loss == "cosent":
             sim = cosent_loss(cos, gold, config.cosent_scale)
-        else:  # a rank's mean, weighted so that the mean over ranks is the global batch's mean
-            sim = cosine_mse_loss(cos, gold) * (len(idx) * ranks.size / len(everyone))
+        else:
+            sim = cosine_mse_loss(cos, gold)
         parts = {"sim_loss": sim}
         if config.in_batch_negatives:
             positive = gold >= config.mnr_min_score

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from explorer_core.bert.heads import BertForPreTraining
+from explorer_core.bert.heads import IGNORE_INDEX, BertForPreTraining
 from explorer_core.inputs.masking import mask_tokens
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
@@ -179,7 +179,18 @@ def pretrain(
 
     def step_fn(step: int) -> dict[str, torch.Tensor]:
         batch = draw_batch(data, vocab, config, generator)  # the global batch, alike on all ranks
-        return forward({k: v[ranks.rank :: ranks.size] for k, v in batch.items()}, trained)
+        mine = {k: v[ranks.rank :: ranks.size] for k, v in batch.items()}
+        parts = forward(mine, trained)
+        if ranks.size == 1:
+            return parts
+        # subtle: each loss is a mean over this rank's masked tokens (MLM) or rows (NSP); DDP
+        # averages over ranks, which is the global batch's mean only if every rank holds as many.
+        # Weighting by (mine / global) · size makes the average exactly the global mean.
+        masked = (batch["labels"] != IGNORE_INDEX).sum().item()
+        weights = {"mlm_loss": (mine["labels"] != IGNORE_INDEX).sum().item() / masked,
+                   "nsp_loss": len(mine["labels"]) / len(batch["labels"])}  # fmt: skip
+        parts = {k: v * weights[k] * ranks.size for k, v in parts.items() if k != "loss"}
+        return {"loss": sum(parts.values()), **parts}
 
     def eval_fn(step: int, seconds: float) -> EvalRecord:
         loss = float(forward(held_out, model)["loss"])  # the bare model: rank 0 alone evaluates

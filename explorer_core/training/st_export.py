@@ -1,14 +1,20 @@
-"""A checkpoint's `hf/` folder as Hugging Face and sentence-transformers load it.
+"""The files that make a checkpoint folder a standard transformers / sentence-transformers model.
 
-`save_checkpoint` writes `hf/config.json` and `hf/model.safetensors` for BERT-compatible models
-(learned positions, post-LN, segments). This module adds the rest, so that one folder serves both:
+`save_checkpoint` writes the weights (`model.safetensors`, transformers' parameter names) and our
+own files; this module writes the rest, so that the folder itself loads everywhere::
 
-    transformers.AutoTokenizer.from_pretrained("out/hf")       same ids as our tokenizer
-    transformers.BertModel.from_pretrained("out/hf")           same hidden states
-    sentence_transformers.SentenceTransformer("out/hf")        same sentence vectors
+    transformers.AutoTokenizer.from_pretrained("my_model")        same ids as our tokenizer
+    transformers.AutoModel.from_pretrained("my_model")            same hidden states (a BertModel)
+    sentence_transformers.SentenceTransformer("my_model")         same sentence vectors
 
 Files written::
 
+    config.json                  a transformers BertConfig (`hf_config`); for an architecture that
+                                 BertModel cannot run (rotary, sinusoidal or relative positions,
+                                 pre-LN, no segments) a config whose model_type is the one line
+                                 saying so (`unsupported`), which AutoModel and SentenceTransformer
+                                 repeat in their error instead of loading wrong weights
+    README.md                    how to load the folder (that line, when transformers cannot)
     tokenizer.json               our tokenizer in Hugging Face `tokenizers` form (every algorithm of
                                  the Tokenizer Lab has one, `Tokenizer.to_hf_json`), plus BERT's
                                  specials at the ids `BertVocab` gave them and the post-processor
@@ -20,15 +26,19 @@ Files written::
     config_sentence_transformers.json
     1_Pooling/config.json        mean, cls or max pooling, as the checkpoint pools
 
-The vectors are not normalised (no Normalize module), as `Checkpoint.embed(normalize=False)`.
+The tokenizer files are written for every model; config.json's BertConfig and the
+sentence-transformers files only when BertModel can run the architecture. The vectors are not
+normalised (no Normalize module), as `Checkpoint.embed(normalize=False)`.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
+from explorer_core.bert.config import BertConfig
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
 
@@ -75,10 +85,76 @@ def _unk(tokenizer: Tokenizer) -> str | None:
     return None
 
 
-def write_hf_extras(
-    folder: Path, tokenizer: Tokenizer, hidden_size: int, pooling: str, max_length: int
+ST_FILES = ("modules.json", "sentence_bert_config.json", "config_sentence_transformers.json",
+            "1_Pooling")  # fmt: skip
+
+
+def unsupported(config: BertConfig) -> str | None:
+    """The one line saying why transformers' BertModel cannot run `config`; None when it can.
+
+    >>> unsupported(BertConfig(position_embedding_type="rotary"))[:47]
+    'Embedding Explorer model with rotary positions,'
+    """
+    gaps = []
+    if config.position_embedding_type != "learned":
+        gaps.append(f"{config.position_embedding_type} positions")
+    if config.norm_placement != "post":
+        gaps.append("pre-LN blocks")
+    if config.type_vocab_size == 0:
+        gaps.append("no segment embedding")
+    if not config.embedding_layer_norm:
+        gaps.append("no LayerNorm on the embeddings")
+    if not gaps:
+        return None
+    return (
+        f"Embedding Explorer model with {', '.join(gaps)}, which transformers' BertModel lacks: "
+        "load it with explorer_core (python -m explorer_core embed --model FOLDER)"
+    )
+
+
+def hf_config(config: BertConfig) -> dict[str, Any]:
+    """config.json: a transformers BertConfig, or for an architecture BertModel cannot run, a
+    model_type that is the reason (AutoConfig's error repeats it)."""
+    reason = unsupported(config)
+    if reason is not None:
+        return {"model_type": reason, "architectures": []}
+    keys = (
+        "vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
+        "intermediate_size", "hidden_act", "hidden_dropout_prob", "attention_probs_dropout_prob",
+        "max_position_embeddings", "type_vocab_size", "initializer_range", "layer_norm_eps",
+        "pad_token_id",
+    )  # fmt: skip
+    data = {k: getattr(config, k) for k in keys}
+    return {"architectures": ["BertModel"], "model_type": "bert",
+            "position_embedding_type": "absolute", **data}  # fmt: skip
+
+
+def write_hf_files(
+    folder: Path, tokenizer: Tokenizer, config: BertConfig, pooling: str, max_length: int
 ) -> None:
-    """Add the tokenizer and sentence-transformers files to an `hf/` folder (see module doc)."""
+    """Write config.json, README.md, the tokenizer files and, when transformers can run the model,
+    the sentence-transformers files (see the module doc); stale ones are removed."""
+    _write(folder / "config.json", hf_config(config))
+    reason = unsupported(config)
+    readme = reason or (
+        "A BERT sentence encoder trained with Embedding Explorer (pooling: "
+        f"{pooling}). Load it with `SentenceTransformer(folder)`, "
+        "`transformers.AutoModel.from_pretrained(folder)` or `python -m explorer_core embed "
+        "--model folder`."
+    )
+    (folder / "README.md").write_text(readme + "\n", "utf-8")
+    write_tokenizer_files(folder, tokenizer, max_length)
+    for name in ST_FILES:
+        if (folder / name).is_dir():
+            shutil.rmtree(folder / name)
+        elif (folder / name).exists():
+            (folder / name).unlink()
+    if reason is None:
+        write_st_files(folder, config.hidden_size, pooling, max_length)
+
+
+def write_tokenizer_files(folder: Path, tokenizer: Tokenizer, max_length: int) -> None:
+    """tokenizer.json, tokenizer_config.json and special_tokens_map.json for AutoTokenizer."""
     vocab = BertVocab.of(tokenizer)
     names = special_tokens(tokenizer, vocab)
     (folder / "tokenizer.json").write_text(hf_tokenizer_json(tokenizer, max_length), "utf-8")
@@ -90,6 +166,10 @@ def write_hf_extras(
         "tokenizer_class": "PreTrainedTokenizerFast", "model_max_length": max_length,
         "clean_up_tokenization_spaces": False, **specials,
     })  # fmt: skip
+
+
+def write_st_files(folder: Path, hidden_size: int, pooling: str, max_length: int) -> None:
+    """sentence-transformers' modules.json, its settings and 1_Pooling/config.json."""
     _write(folder / "modules.json", [
         {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
         {"idx": 1, "name": "1", "path": "1_Pooling",
