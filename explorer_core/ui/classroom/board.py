@@ -29,6 +29,7 @@ DEFAULT_ALGOS = ("char-bpe", "byte-bpe", "wordpiece")
 DEFAULT_VOCABS = "2000, 4000"  # a character vocabulary of the built-in data needs ~1,450
 VOCAB_RANGE = (100, 30_000)  # the Train page's own tokenizer sizes (ui/training/panels.py)
 POSTED_KEY = "class.posted"  # id of the run whose result this session already posted
+ASSIGNMENT_KEY = "class.assignment"  # ((code, experiment id), Assignment) of this student
 COLUMNS = {  # leaderboard column -> text key of its header
     "nickname": "class.col.nickname", "algorithm": "class.col.tokenizer",
     "vocab_size": "class.col.vocab", "preset": "class.col.preset", "steps": "class.col.steps",
@@ -159,15 +160,24 @@ def scores_table(scores: Sequence[tuple[str, int]]) -> None:
 # ---- the student's side: the assigned tokenizer, and posting a result --------------------------
 
 
-def assignment() -> Assignment | None:
-    """This student's tokenizer in the running experiment, or None (no class, no experiment)."""
+def assignment(experiment_id: int | None) -> Assignment | None:
+    """This student's tokenizer in experiment `experiment_id` (the pulse's), or None.
+
+    Asked of the database once per experiment (the store keeps it, so it never changes) and
+    remembered in the session: the student's bar must stay one read every 3 s.
+    """
     seat = current()
-    if seat is None or seat.teacher:
+    if seat is None or seat.teacher or experiment_id is None:
         return None
+    known = st.session_state.get(ASSIGNMENT_KEY)
+    if known is not None and known[0] == (seat.code, experiment_id):
+        return known[1]
     try:
-        return class_store().assignment(seat.code, seat.token or "")
+        given = class_store().assignment(seat.code, seat.token or "")
     except ClassError:
         return None
+    st.session_state[ASSIGNMENT_KEY] = ((seat.code, experiment_id), given)
+    return given
 
 
 def post(run_id: int, row: dict) -> bool:

@@ -76,7 +76,10 @@ def client_id() -> str:
 
 def error_key(err: ClassError) -> str:
     """The text key that says `err` in the UI language ("class.err.unknown"...)."""
-    known = {"unknown", "closed", "expired", "full", "nickname", "secret", "rate", "poll", "db"}
+    if err.kind == "member":
+        return "class.student.gone"
+    known = {"unknown", "closed", "expired", "full", "nickname", "secret", "rate", "poll",
+             "experiment", "input", "db"}  # fmt: skip
     return f"class.err.{err.kind}" if err.kind in known else "class.err.db"
 
 

@@ -114,7 +114,7 @@ def open_pending() -> None:
 def _experiment(pulse: Pulse) -> None:
     if pulse.experiment_id is None:
         return
-    given = board.assignment()
+    given = board.assignment(pulse.experiment_id)
     if given is None or given.algorithm is None:
         st.caption(t("class.student.experiment.choice"))
         return

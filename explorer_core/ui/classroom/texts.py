@@ -30,6 +30,8 @@ EN = {
     "class.err.poll": "This poll is closed.",
     "class.err.db": "Class mode is unavailable right now (the class database cannot be reached); everything else works.",
     "class.err.empty_code": "Type the room code first.",
+    "class.err.experiment": "No class experiment is running now.",
+    "class.err.input": "That was refused: {detail}",
     # teacher's panel
     "class.teacher.head": "Your class {code}",
     "class.teacher.join": "Students open this address and type the code, or scan the QR code:",
@@ -152,6 +154,8 @@ ZH = {
     "class.err.poll": "这次投票已经结束。",
     "class.err.db": "课堂模式暂时不可用（无法连接课堂数据库）；其他功能都正常。",
     "class.err.empty_code": "请先输入课堂码。",
+    "class.err.experiment": "现在没有进行中的课堂实验。",
+    "class.err.input": "已被拒绝：{detail}",
     "class.teacher.head": "你的课堂 {code}",
     "class.teacher.join": "学生打开下面的网址并输入课堂码，或扫描二维码：",
     "class.teacher.strip": "课堂 {code} · 已加入 {n} 人",

@@ -24,9 +24,15 @@ def apply_assignment(running: bool, text: str) -> None:
     raised to the smallest that works, rounded up to a hundred, and the line says that too."""
     if not in_class() or current().teacher:
         return
+    from explorer_core.classroom import ClassError
     from explorer_core.ui.classroom.board import assignment
+    from explorer_core.ui.classroom.seat import store
 
-    given = assignment()
+    try:
+        pulse = store().pulse(current().code)
+    except ClassError:
+        return  # the class bar says what is wrong
+    given = assignment(pulse.experiment_id)
     if given is None or given.algorithm is None:
         st.session_state.pop(ASSIGNED_KEY, None)
         return
@@ -64,13 +70,20 @@ def post_result(parts: dict) -> None:
     if not in_class() or current().teacher:
         return
     from explorer_core.analysis.experiment import result_from_run
+    from explorer_core.classroom import ClassError
     from explorer_core.ui.classroom.board import post
+    from explorer_core.ui.classroom.seat import store
     from explorer_core.ui.training.run import current_run
 
     run = current_run()
     if run is None or run.result() is None:
         return
     seat = current()
+    try:
+        if store().pulse(seat.code).experiment_id is None:
+            return  # no experiment running: nothing to post to
+    except ClassError:
+        return
     with st.spinner(t("cmp.running")):
         result = result_from_run(run, parts, nickname=seat.nickname)
     if post(id(run), result.to_row()):
