@@ -7,11 +7,12 @@ import streamlit as st
 
 from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.files import tables
-from explorer_core.ui.export import download_csv, download_json, show_chart
+from explorer_core.ui.export import download_csv, download_json
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.ui.tokens import calls as cache
+from explorer_core.ui.tokens import views
 from explorer_core.viz import tokens as viz
 
 sources = cache.available_sources()
@@ -20,14 +21,6 @@ init(DEFAULTS)
 cache.follow_lab("tok.encode.source")  # a tokenizer just trained in the Lab is shown first
 url_synced("tok.encode.source", sources)
 LINKED = ("tok.encode.text", "tok.encode.source", "tok.encode.specials", "tok.encode.compare")
-
-
-def source_name(source: str, short: bool = False) -> str:
-    if source in (cache.LAB, cache.BERT):
-        kind = "short" if short else "src"
-        return t(f"tok.encode.{kind}.{source}", name=cache.lab_name())
-    algo = t(f"tok.encode.algo.{source}")
-    return algo if short else t("tok.encode.src.algo", algo=algo)
 
 
 st.title(t("tok.encode.title"))
@@ -54,7 +47,7 @@ if not text or len(text) > cache.MAX_CHARS:
 def one_tokenizer(text: str, specials: bool) -> None:
     init(DEFAULTS)  # a fragment rerun: keys of widgets the last run did not draw are gone
     source = st.selectbox(
-        t("tok.encode.source"), sources, key="tok.encode.source", format_func=source_name
+        t("tok.encode.source"), sources, key="tok.encode.source", format_func=views.source_name
     )
     url_synced("tok.encode.source", sources)  # also on a fragment rerun: the link follows
     try:
@@ -75,7 +68,7 @@ def one_tokenizer(text: str, specials: bool) -> None:
     st.subheader(t("tok.encode.spans.head"))
     html = viz.spans_html(tokens, text, id_word=t("tok.encode.hover_id"))
     st.markdown(html, unsafe_allow_html=True)
-    st.caption(t("tok.encode.spans.caption", source=source_name(source)))
+    st.caption(t("tok.encode.spans.caption", source=views.source_name(source)))
 
     # 2) token -> id table
     st.subheader(t("tok.encode.table.head"))
@@ -83,7 +76,10 @@ def one_tokenizer(text: str, specials: bool) -> None:
     table = viz.token_frame(tokens, counts)
     table = table.rename(columns={c: t(f"tok.encode.col.{c}") for c in columns})
     st.dataframe(table, hide_index=True, height=min(420, 36 * len(tokens) + 40))
-    row, shown_name = st.container(horizontal=True), source_name(source)  # no t() in callables
+    row, shown_name = (
+        st.container(horizontal=True),
+        views.source_name(source),
+    )  # no t() in callables
     download_csv(lambda: tables.token_table(tokens, text, counts), "tokens", "tok.encode.dl.table",
                  row, label=t("tok.encode.dl.table"))  # fmt: skip
     download_json(lambda: tables.ids_record(text, shown_name, tokens), "ids",
@@ -97,39 +93,4 @@ one_tokenizer(text, specials)
 # 3) every tokenizer side by side (trains the defaults once per server: behind a toggle)
 st.subheader(t("tok.encode.compare.head"))
 if compare:
-    rows = {}
-    with st.spinner(t("tok.encode.training")):
-        for other in sources:
-            other_tokenizer, other_key = cache.resolve(other)
-            other_tokens = cache.encoded(other_key, other_tokenizer, text, specials)
-            name = source_name(other, short=True)
-            rows[name] = viz.script_counts(other_tokens, text)
-            st.markdown(t("tok.encode.compare.tokens", name=name, n=len(other_tokens)))
-            st.markdown(viz.spans_html(other_tokens, text), unsafe_allow_html=True)
-    frame = viz.comparison_frame(rows)
-    st.dataframe(
-        frame.rename(
-            columns={
-                "tokenizer": t("tok.encode.col.tokenizer"),
-                "tokens": t("tok.encode.col.tokens"),
-                "per_char": t("tok.encode.col.per_char"),
-                "per_cjk_char": t("tok.encode.col.per_cjk"),
-                "per_other_char": t("tok.encode.col.per_other"),
-            }
-        ).style.format(precision=2),
-        hide_index=True,
-    )
-    download_csv(frame, "tokenizers-compared", "tok.encode.dl.compare",
-                 label=t("tok.encode.dl.compare"))  # fmt: skip
-    figure = viz.comparison_figure(
-        frame,
-        title=t("tok.encode.chart.title"),
-        x_title=t("tok.encode.chart.x"),
-        y_title=t("tok.encode.chart.y"),
-        series={
-            "per_cjk_char": t("tok.encode.col.per_cjk"),
-            "per_other_char": t("tok.encode.col.per_other"),
-        },
-    )
-    show_chart(figure, "tok.encode.chart")
-    st.caption(t("tok.encode.chart.caption", vocab=cache.DEFAULT_VOCAB))
+    views.every_tokenizer(text, specials, sources)
