@@ -171,6 +171,7 @@ def test_students_follow_the_teacher_and_keep_their_own_work(class_db):
     button(teacher, "class.t.bring").click().run()
     pulse = class_db.pulse(seat.code)
     assert pulse.follow_target.startswith("attention") and "attn.layer=3" in pulse.follow_target
+    assert seat.secret not in pulse.follow_target and "teacher" not in pulse.follow_target
 
     ann.run()
     assert "Your teacher is showing Attention" in everything_said(ann)
@@ -220,3 +221,15 @@ def test_the_class_pages_speak_both_languages(class_db, lang):
     head = {"en": "Your class", "zh": "你的课堂"}[lang]
     assert head in everything_said(teacher)
     assert {"en": "Leave the class", "zh": "退出课堂"}[lang] in [b.label for b in student.button]
+
+
+def test_guessing_room_codes_is_slowed_down(class_db):
+    """A browser that types wrong codes one after another is told to wait, in one line."""
+    form = open_app()
+    join = [b.label for b in form.button].index("Join")
+    for i in range(21):
+        form.text_input(key="class.join.code").input(f"ZZZ{i:02d}")
+        form.text_input(key="class.join.name").input("Guesser")
+        form.button[join].click().run()
+    assert "Too many wrong codes from here" in everything_said(form)
+    assert not form.exception

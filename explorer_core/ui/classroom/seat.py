@@ -15,6 +15,7 @@ seat back into the URL, since switching pages drops query parameters.
 from __future__ import annotations
 
 import os
+import secrets
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -26,6 +27,7 @@ from explorer_core.ui.classroom.gate import SEAT_KEY, URL_CLASS, current, notice
 
 URL_TEACHER, URL_SEAT, URL_NAME = "teacher", "seat", "name"
 NEW = "new"  # ?class=new starts a class
+CLIENT_KEY = "class.client"  # this session's random name for the store's rate limit
 SECRETS_SECTION = "classes"  # [connections.classes] url = "postgresql+psycopg://..." in secrets
 
 
@@ -69,9 +71,14 @@ def store() -> ClassStore:
 
 
 def client_id() -> str:
-    """Who counts as one guesser of room codes: the browser's address (else its session)."""
+    """Who counts as one guesser of room codes: this browser session (and its address).
+
+    # subtle: not the address alone: a class behind one school NAT shares it, and a few typos
+    # each would lock the whole room out for a minute.
+    """
+    session = st.session_state.setdefault(CLIENT_KEY, secrets.token_hex(8))
     address = getattr(st.context, "ip_address", None)
-    return str(address or id(st.session_state))
+    return f"{address if isinstance(address, str) else '-'}/{session}"
 
 
 def error_key(err: ClassError) -> str:
