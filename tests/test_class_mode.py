@@ -8,9 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from explorer_core.classroom import ClassStore
-from tests.conftest import ROOT
-
-APP = str(ROOT / "app.py")
+from tests.links import open_with
 
 
 @pytest.fixture
@@ -24,14 +22,8 @@ def class_db(tmp_path, monkeypatch):
 
 
 def open_app(params: dict[str, str] | None = None, state: dict | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in (params or {}).items():
-        at.query_params[key] = value
-    for key, value in (state or {}).items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+    """The app opened from a link with `params` (no exception on the way)."""
+    return open_with("app.py", params or {}, state)
 
 
 def start_class() -> AppTest:
