@@ -32,6 +32,7 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import parse_qs
 
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -68,10 +69,11 @@ class Room:
 
 
 @contextmanager
-def start_room(ports: list[int], *options: str) -> Iterator[Room]:
+def start_room(ports: list[int], *options: str, logs: Path | None = None) -> Iterator[Room]:
     """One ``streamlit run app.py`` per port, all on one class database: a SQLite file in a
-    temporary folder for one server, a private PostgreSQL (tests/postgres.py) for more.
-    Everything stops at the end of the block (a replica killed on purpose included)."""
+    temporary folder for one server, a private PostgreSQL (tests/postgres.py) for more; each
+    server's output goes to `logs`/server-PORT.log when given. Everything stops at the end of
+    the block (a replica killed on purpose included)."""
     with ExitStack() as stack:
         if len(ports) > 1:
             from tests.postgres import running_postgres
@@ -81,7 +83,14 @@ def start_room(ports: list[int], *options: str) -> Iterator[Room]:
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="explorer-class-"))
             db = f"sqlite:///{folder}/classes.db"
         env = {"EXPLORER_CLASS_DB": db}
-        servers = [stack.enter_context(start_server(p, *options, env=env)) for p in ports]
+        if logs is not None:
+            logs.mkdir(parents=True, exist_ok=True)
+        servers = [
+            stack.enter_context(
+                start_server(p, *options, env=env, log=logs and logs / f"server-{p}.log")
+            )
+            for p in ports
+        ]
         yield Room(tuple(Target(url, pid) for url, pid in servers), db)
 
 

@@ -112,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         help="extra `streamlit run` option, e.g. --runner.postScriptGC=false",
     )
     parser.add_argument("--json", type=Path, help="write all numbers to this file")
+    parser.add_argument("--logs", type=Path, help="write each server's output to this folder")
     args = parser.parse_args(argv)
     chosen = [name for name in [*SCENARIOS, "class"] if getattr(args, name)] or list(SCENARIOS)
     options = Options(
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         results = asyncio.run(run_all(room, chosen, options))
     else:
         ports = [args.port + i for i in range(max(1, args.replicas))]
-        with start_room(ports, *args.server_option) as room:
+        with start_room(ports, *args.server_option, logs=args.logs) as room:
             results = asyncio.run(run_all(room, chosen, options))
     if args.json:
         args.json.write_text(json.dumps({"options": vars(options), **results}, indent=2))
