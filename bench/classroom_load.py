@@ -56,6 +56,7 @@ class Options:
     flood_seconds: float = 20.0
     others: int = 3  # sessions rerunning a page beside the flood (and the class)
     join_window: float = 10.0  # seconds over which the class's students join
+    polls: int = 3  # polls the class answers, one after the other
 
 
 def _table(name: str, rows: list[tuple[str, object]]) -> None:
@@ -96,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         "--replicas", type=int, default=1, help="servers sharing one class database (PostgreSQL)"
     )
     parser.add_argument("--join-window", type=float, default=Options.join_window)
+    parser.add_argument("--polls", type=int, default=Options.polls, help="polls in the class")
     parser.add_argument("--class-db", help="with --url: the servers' class database URL")
     parser.add_argument("--sessions", type=int, default=Options.sessions, help="N sessions")
     parser.add_argument("--budget", type=float, default=Options.budget, help="run budget (s)")
@@ -123,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         args.flood_seconds,
         args.others,
         args.join_window,
+        args.polls,
     )
     if args.url:
         db = args.class_db or os.environ.get("EXPLORER_CLASS_DB", "")
