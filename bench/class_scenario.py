@@ -267,6 +267,8 @@ async def class_scenario(room: Room, options, kill: bool = False) -> tuple[dict,
         numbers["exceptions"] = exceptions_of(list(dict.fromkeys(everyone)))
         pupils = [s for s in dict.fromkeys(everyone) if s is not teacher and s not in probes]
         numbers["student_fragment_reruns"] = sum(s.fragment_reruns for s in pupils)
+        numbers["student_bar_runs"] = stats([x for s in pupils for x in s.fragment_runs])
+        numbers["teacher_panel_runs"] = stats(teacher.fragment_runs)
         await close_all(everyone)
         await asyncio.to_thread(store.dispose)
     numbers["probe_idle"], numbers["probe_busy"] = stats(idle), stats(busy)
@@ -315,6 +317,8 @@ def class_rows(numbers: dict, options) -> list[tuple[str, str]]:  # noqa: ANN001
     for i, (health, peak) in enumerate(zip(numbers["health"], numbers["peak_rss"], strict=True)):
         rows.append((f"replica {i + 1} /_stcore/health", fmt(health)))
         rows.append((f"replica {i + 1} peak RSS", mb(peak)))
+    rows.append(("teacher's panel run (every 2 s)", fmt(numbers["teacher_panel_runs"])))
+    rows.append(("students' bar runs (every 3 s)", fmt(numbers["student_bar_runs"])))
     rows.append(("student fragment reruns sent", str(numbers["student_fragment_reruns"])))
     rows.append(("exception elements", str(len(numbers["exceptions"]))))
     return rows

@@ -76,6 +76,8 @@ class Session:
         self.started = 0  # script runs the server started (one `new_session` message each)
         self.finished = 0  # script runs finished (any status)
         self.fragment_reruns = 0  # auto reruns sent for st.fragment(run_every=...)
+        self.fragment_runs: list[float] = []  # seconds from an auto rerun sent to its end
+        self._auto_sent: float | None = None
         self._ws = None
         self._reader: asyncio.Task | None = None
         self._timers: dict[str, asyncio.Task] = {}
@@ -208,6 +210,9 @@ class Session:
             self.page_hash = nav.page_script_hash
         elif kind == "script_finished":
             self.finished += 1
+            if self._auto_sent is not None and msg.script_finished != INTERRUPTED:
+                self.fragment_runs.append(time.perf_counter() - self._auto_sent)
+                self._auto_sent = None
             self._done.put_nowait(msg.script_finished)
         elif kind == "auto_rerun" and self.follow_fragments:
             frag, every = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
@@ -248,3 +253,5 @@ class Session:
             except Exception:  # noqa: BLE001 - the socket closed under the timer
                 return
             self.fragment_reruns += 1
+            if self._auto_sent is None:  # else the one before has not ended: time that one
+                self._auto_sent = time.perf_counter()
