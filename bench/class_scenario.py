@@ -234,7 +234,7 @@ def _kill(target: Target, watcher: Watcher) -> None:
 
 async def class_scenario(room: Room, options, kill: bool = False) -> tuple[dict, list]:  # noqa: ANN001
     """One teacher, options.sessions students: join, (kill a replica), a poll, results."""
-    store = ClassStore(room.db_url)
+    store, cpu = ClassStore(room.db_url), time.process_time()
     info, secret = await asyncio.to_thread(store.create_class)
     code, n, first = info.code, options.sessions, room.targets[0]
     probes = await open_sessions(first.url, ATTENTION, options.others)
@@ -275,6 +275,7 @@ async def class_scenario(room: Room, options, kill: bool = False) -> tuple[dict,
     numbers["health"] = [stats(w.health) for w in watchers]
     numbers["peak_rss"] = [w.peak_rss or None for w in watchers]
     numbers["load_average"] = list(os.getloadavg())
+    numbers["client_cpu_s"] = time.process_time() - cpu  # this process: it shares the cores
     return numbers, class_rows(numbers, options)
 
 
@@ -321,4 +322,5 @@ def class_rows(numbers: dict, options) -> list[tuple[str, str]]:  # noqa: ANN001
     rows.append(("students' bar runs (every 3 s)", fmt(numbers["student_bar_runs"])))
     rows.append(("student fragment reruns sent", str(numbers["student_fragment_reruns"])))
     rows.append(("exception elements", str(len(numbers["exceptions"]))))
+    rows.append(("the load client's own CPU", f"{numbers['client_cpu_s']:.1f} s"))
     return rows
