@@ -49,7 +49,7 @@ from bench.load_scenarios import (
     rerun_loop,
     stats,
 )
-from bench.server_watch import Watcher, start_server
+from bench.server_watch import Watcher, cpu_seconds, start_server
 from bench.st_client import Session
 from explorer_core.analysis.quiz import MergeQuestion
 from explorer_core.analysis.quiz_poll import merge_poll
@@ -211,6 +211,17 @@ async def _poll_round(store, teacher, students, code, secret) -> dict:  # noqa: 
     }
 
 
+async def _idle_cost(room: Room, students: list[Session], seconds: float) -> dict:
+    """Server CPU while the class sits still (only the students' bars and the teacher's panel
+    polling), and the bar reruns sent in that time."""
+    alive = [t for t in room.targets if t.pid is not None and cpu_seconds(t.pid) > 0]
+    before, runs = [cpu_seconds(t.pid) for t in alive], sum(s.fragment_reruns for s in students)
+    await asyncio.sleep(seconds)
+    cpu = sum(cpu_seconds(t.pid) for t in alive) - sum(before)
+    runs = sum(s.fragment_reruns for s in students) - runs
+    return {"seconds": seconds, "server_cpu_s": cpu, "bar_reruns": runs}
+
+
 async def _results_round(store, teacher, students, code, secret) -> dict:  # noqa: ANN001
     """RESULTS students' results posted at once; seconds until the teacher's board has them."""
     await asyncio.to_thread(store.start_experiment, code, secret, ["char-bpe"], [300])
@@ -255,6 +266,11 @@ async def class_scenario(room: Room, options, kill: bool = False) -> tuple[dict,
             _kill(room.targets[-1], watchers[-1])
             numbers["moved"] = await move(students, room.targets[-1], first, code)
             everyone += students
+        stop.set()  # the probes pause while the class sits still
+        await asyncio.gather(*loops)
+        numbers["idle"] = await _idle_cost(room, students, options.idle_s)
+        stop = asyncio.Event()
+        loops = [asyncio.create_task(rerun_loop(p, stop, busy)) for p in probes]
         numbers["polls"] = [
             await _poll_round(store, teacher, students, code, secret) for _ in range(options.polls)
         ]
@@ -301,6 +317,13 @@ def class_rows(numbers: dict, options) -> list[tuple[str, str]]:  # noqa: ANN001
             ("  back in the class on the other", f"{moved['back_in_class']} / {moved['moved']}"),
             ("  reopen (connect to first run)", fmt(moved["reopen"])),
         ]
+    idle = numbers.get("idle")
+    if idle and idle["server_cpu_s"]:
+        rows.append((
+            f"class sitting still {idle['seconds']:g} s: server CPU",
+            f"{idle['server_cpu_s'] / idle['seconds']:.0%} of a core "
+            f"({idle['bar_reruns']} bar reruns and the teacher's panel)",
+        ))  # fmt: skip
     counted = " / ".join(str(p.get("answered_db")) for p in polls)
     told = " / ".join(str(p.get("told")) for p in polls)
     board = f"{_s(res.get('board_s'))} (in the database: {res.get('in_db')})"

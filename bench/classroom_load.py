@@ -57,6 +57,7 @@ class Options:
     others: int = 3  # sessions rerunning a page beside the flood (and the class)
     join_window: float = 10.0  # seconds over which the class's students join
     polls: int = 3  # polls the class answers, one after the other
+    idle_s: float = 10.0  # seconds the class sits still (server CPU of the polling alone)
 
 
 def _table(name: str, rows: list[tuple[str, object]]) -> None:
@@ -98,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--join-window", type=float, default=Options.join_window)
     parser.add_argument("--polls", type=int, default=Options.polls, help="polls in the class")
+    parser.add_argument("--idle", type=float, default=Options.idle_s, help="seconds sitting still")
     parser.add_argument("--class-db", help="with --url: the servers' class database URL")
     parser.add_argument("--sessions", type=int, default=Options.sessions, help="N sessions")
     parser.add_argument("--budget", type=float, default=Options.budget, help="run budget (s)")
@@ -126,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         args.others,
         args.join_window,
         args.polls,
+        args.idle,
     )
     if args.url:
         db = args.class_db or os.environ.get("EXPLORER_CLASS_DB", "")
