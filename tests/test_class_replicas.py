@@ -3,9 +3,9 @@ started here (bench/class_scenario.py's `start_room`; if PostgreSQL cannot start
 with its log, never skips). Sessions speak Streamlit's websocket protocol (bench/st_client.py).
 
 A student sits on replica A, the teacher on replica B: B's roster shows the student (and one of
-two students who took one nickname on A and on B at the same moment), a poll asked
-on B reaches the student's bar on A, the answer shows in B's tally, and when A dies the student
-reopens the seat URL on B and is still in the class, answer included.
+two students who took one nickname on A and on B at the same moment), a poll asked on B reaches
+the student's bar on A, the answer shows in B's tally, B's Reveal button grades it on A, and when
+A dies the student reopens the seat URL on B and is still in the class, answer and verdict kept.
 """
 
 from __future__ import annotations
@@ -70,13 +70,18 @@ async def one_class_two_replicas(a, b, store) -> None:  # noqa: ANN001 - Targets
         since = len(teacher.seen.texts)
         assert await seen(lambda: says(teacher, "1 of 2 answered", since)), "B's tally"
         assert (await asyncio.to_thread(store.tally, code, poll_id)).counts == {"1": 1}
+        # the teacher's Reveal button on B (inside the panel's fragment) grades the bar on A
+        assert await seen(lambda: "class.t.reveal" in teacher.seen.widgets)
+        since = len(ann.seen.texts)
+        await teacher.press_in_fragment("class.t.reveal")
+        assert await seen(lambda: says(ann, "Right! Your answer: e + r", since)), "no verdict on A"
 
         os.kill(a.pid, signal.SIGKILL)  # replica A dies mid-class
         await asyncio.wait_for(ann.closed.wait(), 30)
         again = Session(b.url, "", ann.query)  # the browser reopens its address: the seat URL
         await again.open()
         assert says(again, f"Class {code} · Ann"), again.seen.texts[:3]
-        assert await seen(lambda: says(again, "Your answer is in: e + r")), "the answer is kept"
+        assert await seen(lambda: says(again, "Right! Your answer: e + r")), "the answer is kept"
         roster = [r.nickname for r in await asyncio.to_thread(store.roster, code)]
         assert "Ann" in roster and len(roster) == 2
         errors = [e for s in (ann, *twins, teacher, again) for e in s.exceptions]
