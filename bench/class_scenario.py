@@ -253,7 +253,8 @@ async def class_scenario(room: Room, options, kill: bool = False) -> tuple[dict,
     watchers = [Watcher(t.pid, t.url).__enter__() for t in room.targets]
     stop, busy, numbers = asyncio.Event(), [], {"sessions": n, "replicas": len(room.targets)}
     loops = [asyncio.create_task(rerun_loop(p, stop, busy)) for p in probes]
-    teacher = Session(first.url, "", f"class={code}&teacher={secret}&{LANG}")
+    every = options.teacher_every or None  # None: the panel's own run_every, as a browser
+    teacher = Session(first.url, "", f"class={code}&teacher={secret}&{LANG}", fragment_every=every)
     everyone = [teacher, *probes]
     try:
         await teacher.open()
@@ -341,7 +342,8 @@ def class_rows(numbers: dict, options) -> list[tuple[str, str]]:  # noqa: ANN001
     for i, (health, peak) in enumerate(zip(numbers["health"], numbers["peak_rss"], strict=True)):
         rows.append((f"replica {i + 1} /_stcore/health", fmt(health)))
         rows.append((f"replica {i + 1} peak RSS", mb(peak)))
-    rows.append(("teacher's panel run (every 2 s)", fmt(numbers["teacher_panel_runs"])))
+    every = f"every {options.teacher_every:g} s" if options.teacher_every else "its own 2 s"
+    rows.append((f"teacher's panel run ({every})", fmt(numbers["teacher_panel_runs"])))
     rows.append(("students' bar runs (every 3 s)", fmt(numbers["student_bar_runs"])))
     rows.append(("student fragment reruns sent", str(numbers["student_fragment_reruns"])))
     rows.append(("exception elements", str(len(numbers["exceptions"]))))

@@ -58,6 +58,7 @@ class Options:
     join_window: float = 10.0  # seconds over which the class's students join
     polls: int = 3  # polls the class answers, one after the other
     idle_s: float = 10.0  # seconds the class sits still (server CPU of the polling alone)
+    teacher_every: float = 0.0  # > 0: rerun the teacher's panel this often, not every 2 s
 
 
 def _table(name: str, rows: list[tuple[str, object]]) -> None:
@@ -100,6 +101,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--join-window", type=float, default=Options.join_window)
     parser.add_argument("--polls", type=int, default=Options.polls, help="polls in the class")
     parser.add_argument("--idle", type=float, default=Options.idle_s, help="seconds sitting still")
+    parser.add_argument(
+        "--teacher-every",
+        type=float,
+        default=Options.teacher_every,
+        help="rerun the teacher's panel every S seconds instead of the app's 2 s (what a shorter "
+        "interval would give)",
+    )
     parser.add_argument("--class-db", help="with --url: the servers' class database URL")
     parser.add_argument("--sessions", type=int, default=Options.sessions, help="N sessions")
     parser.add_argument("--budget", type=float, default=Options.budget, help="run budget (s)")
@@ -129,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         args.join_window,
         args.polls,
         args.idle,
+        args.teacher_every,
     )
     if args.url:
         db = args.class_db or os.environ.get("EXPLORER_CLASS_DB", "")

@@ -68,9 +68,17 @@ class _Seen:
 class Session:
     """One simulated browser tab on a Streamlit server (use as ``async with``)."""
 
-    def __init__(self, base_url: str, page: str = "", query: str = "", follow_fragments=True):
+    def __init__(
+        self,
+        base_url: str,
+        page: str = "",
+        query: str = "",
+        follow_fragments=True,
+        fragment_every: float | None = None,
+    ):
         self.url, self.page, self.query = base_url, page, query
         self.follow_fragments = follow_fragments
+        self.fragment_every = fragment_every  # rerun fragments this often, not at the app's pace
         self.seen = _Seen()
         self.page_hash = ""
         self.started = 0  # script runs the server started (one `new_session` message each)
@@ -215,7 +223,7 @@ class Session:
                 self._auto_sent = None
             self._done.put_nowait(msg.script_finished)
         elif kind == "auto_rerun" and self.follow_fragments:
-            frag, every = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
+            frag, every = msg.auto_rerun.fragment_id, self.fragment_every or msg.auto_rerun.interval
             if frag not in self._timers:
                 self._timers[frag] = asyncio.create_task(self._auto_rerun(frag, every))
         elif kind == "stop_auto_rerun":
