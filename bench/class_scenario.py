@@ -36,6 +36,7 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+from websockets.exceptions import ConnectionClosed
 
 from bench.load_scenarios import (
     ATTENTION,
@@ -162,7 +163,11 @@ async def answer_all(students: list[Session], poll: dict, poll_id: int) -> float
 
     async def one(i: int, s: Session) -> float:
         value = WidgetState(id=s.widget_id(key), string_value=labels[i % len(labels)])
-        await s.press_in_fragment(f"{key}.send", [value])
+        try:
+            await s.press_in_fragment(f"{key}.send", [value])
+        except ConnectionClosed:  # the server went away: the counts say who is missing
+            s.dropped = True
+            return 0.0
         return time.perf_counter()
 
     sent = await asyncio.gather(*(one(i, s) for i, s in enumerate(students)))
