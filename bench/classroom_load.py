@@ -56,6 +56,9 @@ class Options:
     flood_seconds: float = 20.0
     others: int = 3  # sessions rerunning a page beside the flood (and the class)
     join_window: float = 10.0  # seconds over which the class's students join
+    polls: int = 3  # polls the class answers, one after the other
+    idle_s: float = 10.0  # seconds the class sits still (server CPU of the polling alone)
+    teacher_every: float = 0.0  # > 0: rerun the teacher's panel this often, not every 2 s
 
 
 def _table(name: str, rows: list[tuple[str, object]]) -> None:
@@ -96,6 +99,15 @@ def main(argv: list[str] | None = None) -> int:
         "--replicas", type=int, default=1, help="servers sharing one class database (PostgreSQL)"
     )
     parser.add_argument("--join-window", type=float, default=Options.join_window)
+    parser.add_argument("--polls", type=int, default=Options.polls, help="polls in the class")
+    parser.add_argument("--idle", type=float, default=Options.idle_s, help="seconds sitting still")
+    parser.add_argument(
+        "--teacher-every",
+        type=float,
+        default=Options.teacher_every,
+        help="rerun the teacher's panel every S seconds instead of the app's 2 s (what a shorter "
+        "interval would give)",
+    )
     parser.add_argument("--class-db", help="with --url: the servers' class database URL")
     parser.add_argument("--sessions", type=int, default=Options.sessions, help="N sessions")
     parser.add_argument("--budget", type=float, default=Options.budget, help="run budget (s)")
@@ -112,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         help="extra `streamlit run` option, e.g. --runner.postScriptGC=false",
     )
     parser.add_argument("--json", type=Path, help="write all numbers to this file")
+    parser.add_argument("--logs", type=Path, help="write each server's output to this folder")
     args = parser.parse_args(argv)
     chosen = [name for name in [*SCENARIOS, "class"] if getattr(args, name)] or list(SCENARIOS)
     options = Options(
@@ -122,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
         args.flood_seconds,
         args.others,
         args.join_window,
+        args.polls,
+        args.idle,
+        args.teacher_every,
     )
     if args.url:
         db = args.class_db or os.environ.get("EXPLORER_CLASS_DB", "")
@@ -129,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         results = asyncio.run(run_all(room, chosen, options))
     else:
         ports = [args.port + i for i in range(max(1, args.replicas))]
-        with start_room(ports, *args.server_option) as room:
+        with start_room(ports, *args.server_option, logs=args.logs) as room:
             results = asyncio.run(run_all(room, chosen, options))
     if args.json:
         args.json.write_text(json.dumps({"options": vars(options), **results}, indent=2))

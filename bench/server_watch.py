@@ -61,6 +61,16 @@ def _rss_threads(pid: int) -> tuple[int, int]:
     return int(fields[21]) * PAGE_SIZE, int(fields[17])  # rss (pages), num_threads
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds the process has used so far (0.0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().decode(errors="replace").rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 @dataclass(frozen=True)
 class ProcessSnapshot:
     """The server and its descendants at one moment."""

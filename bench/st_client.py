@@ -68,14 +68,24 @@ class _Seen:
 class Session:
     """One simulated browser tab on a Streamlit server (use as ``async with``)."""
 
-    def __init__(self, base_url: str, page: str = "", query: str = "", follow_fragments=True):
+    def __init__(
+        self,
+        base_url: str,
+        page: str = "",
+        query: str = "",
+        follow_fragments=True,
+        fragment_every: float | None = None,
+    ):
         self.url, self.page, self.query = base_url, page, query
         self.follow_fragments = follow_fragments
+        self.fragment_every = fragment_every  # rerun fragments this often, not at the app's pace
         self.seen = _Seen()
         self.page_hash = ""
         self.started = 0  # script runs the server started (one `new_session` message each)
         self.finished = 0  # script runs finished (any status)
         self.fragment_reruns = 0  # auto reruns sent for st.fragment(run_every=...)
+        self.fragment_runs: list[float] = []  # seconds from an auto rerun sent to its end
+        self._auto_sent: float | None = None
         self._ws = None
         self._reader: asyncio.Task | None = None
         self._timers: dict[str, asyncio.Task] = {}
@@ -208,9 +218,12 @@ class Session:
             self.page_hash = nav.page_script_hash
         elif kind == "script_finished":
             self.finished += 1
+            if self._auto_sent is not None and msg.script_finished != INTERRUPTED:
+                self.fragment_runs.append(time.perf_counter() - self._auto_sent)
+                self._auto_sent = None
             self._done.put_nowait(msg.script_finished)
         elif kind == "auto_rerun" and self.follow_fragments:
-            frag, every = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
+            frag, every = msg.auto_rerun.fragment_id, self.fragment_every or msg.auto_rerun.interval
             if frag not in self._timers:
                 self._timers[frag] = asyncio.create_task(self._auto_rerun(frag, every))
         elif kind == "stop_auto_rerun":
@@ -248,3 +261,5 @@ class Session:
             except Exception:  # noqa: BLE001 - the socket closed under the timer
                 return
             self.fragment_reruns += 1
+            if self._auto_sent is None:  # else the one before has not ended: time that one
+                self._auto_sent = time.perf_counter()

@@ -2,9 +2,10 @@
 started here (bench/class_scenario.py's `start_room`; if PostgreSQL cannot start, the test fails
 with its log, never skips). Sessions speak Streamlit's websocket protocol (bench/st_client.py).
 
-A student sits on replica A, the teacher on replica B: B's roster shows the student, a poll asked
-on B reaches the student's bar on A, the answer shows in B's tally, and when A dies the student
-reopens the seat URL on B and is still in the class, answer included.
+A student sits on replica A, the teacher on replica B: B's roster shows the student (and one of
+two students who took one nickname on A and on B at the same moment), a poll asked on B reaches
+the student's bar on A, the answer shows in B's tally, B's Reveal button grades it on A, and when
+A dies the student reopens the seat URL on B and is still in the class, answer and verdict kept.
 """
 
 from __future__ import annotations
@@ -44,12 +45,19 @@ async def one_class_two_replicas(a, b, store) -> None:  # noqa: ANN001 - Targets
     code = info.code
     ann = Session(a.url, "", f"class={code}&name=Ann&lang=en")
     teacher = Session(b.url, "", f"class={code}&teacher={secret}&lang=en")
+    # one nickname taken on A and on B at the same moment: one seat, one "pick another"
+    twins = [Session(t.url, "", f"class={code}&name={name}&lang=en") for t, name in
+             ((a, "Bea"), (b, "bea"))]  # fmt: skip
     try:
-        await ann.open()
+        await asyncio.gather(ann.open(), *(twin.open() for twin in twins))
         assert seat_token(ann) and says(ann, f"Class {code} · Ann"), ann.seen.texts[:3]
+        assert sorted(bool(seat_token(twin)) for twin in twins) == [False, True]
+        assert any(says(twin, "already called") for twin in twins)
+        await asyncio.gather(*(twin.close() for twin in twins))
         await teacher.open()
-        assert says(teacher, "Joined: 1*") and "Ann" in teacher.seen.texts
-
+        assert says(teacher, "Joined: 2*")
+        names = {name.strip() for text in teacher.seen.texts for name in text.split(",")}
+        assert {"Ann", "Bea"} <= names or {"Ann", "bea"} <= names, teacher.seen.texts
         poll = the_poll()
         poll_id = (await asyncio.to_thread(store.ask, code, secret, poll)).poll_id
         key = f"class.s.answer.{poll_id}"
@@ -60,22 +68,27 @@ async def one_class_two_replicas(a, b, store) -> None:  # noqa: ANN001 - Targets
                                                                 string_value=right)])  # fmt: skip
         assert await seen(lambda: says(ann, "Your answer is in: e + r"))
         since = len(teacher.seen.texts)
-        assert await seen(lambda: says(teacher, "1 of 1 answered", since)), "B's tally"
+        assert await seen(lambda: says(teacher, "1 of 2 answered", since)), "B's tally"
         assert (await asyncio.to_thread(store.tally, code, poll_id)).counts == {"1": 1}
+        # the teacher's Reveal button on B (inside the panel's fragment) grades the bar on A
+        assert await seen(lambda: "class.t.reveal" in teacher.seen.widgets)
+        since = len(ann.seen.texts)
+        await teacher.press_in_fragment("class.t.reveal")
+        assert await seen(lambda: says(ann, "Right! Your answer: e + r", since)), "no verdict on A"
 
         os.kill(a.pid, signal.SIGKILL)  # replica A dies mid-class
         await asyncio.wait_for(ann.closed.wait(), 30)
         again = Session(b.url, "", ann.query)  # the browser reopens its address: the seat URL
         await again.open()
         assert says(again, f"Class {code} · Ann"), again.seen.texts[:3]
-        assert await seen(lambda: says(again, "Your answer is in: e + r")), "the answer is kept"
-        assert [r.nickname for r in await asyncio.to_thread(store.roster, code)] == ["Ann"]
-        errors = ann.exceptions + teacher.exceptions + again.exceptions
+        assert await seen(lambda: says(again, "Right! Your answer: e + r")), "the answer is kept"
+        roster = [r.nickname for r in await asyncio.to_thread(store.roster, code)]
+        assert "Ann" in roster and len(roster) == 2
+        errors = [e for s in (ann, *twins, teacher, again) for e in s.exceptions]
         assert not errors, errors
         await again.close()
     finally:
-        await ann.close()
-        await teacher.close()
+        await asyncio.gather(*(s.close() for s in (ann, *twins, teacher)))
 
 
 def test_one_class_across_two_replicas_survives_losing_one():
