@@ -12,7 +12,7 @@ Read in this order:
 2. `seat`      this session's seat, the store, the links that start, join and resume a class.
 3. `shell`     what app.py runs on every page in a class.
 4. `home`      "Start a class" and "Join a class" on the home page.
-5. `teacher`   the teacher's panel (a fragment refreshed every 2 s); `ask` its button beside a
+5. `teacher`   the teacher's panel (a fragment refreshed every second); `ask` its button beside a
                page's question; `follow` the teacher's view as a target and a student taking it.
 6. `student`   the student's bar (a fragment: one indexed query every 3 s).
 7. `board`     the class experiment: start, assignment, results, leaderboard and chart; quiz
