@@ -16,7 +16,7 @@ teacher's "Ask the class" button calls); everything a person sees goes through t
    answered" (its 2 s cadence included, as a teacher sees it), and until the database's tally
    has N; how many answers the database counted; how many students were told theirs is in.
 4. 30 results are posted to a class experiment at once (`ClassStore.post_result`, what the Train
-   page calls); seconds until the teacher's board reads "Leaderboard (30 runs)".
+   page calls); seconds until the teacher's board reads "Leaderboard · runs: 30".
 
 Throughout: ``/_stcore/health`` of each replica every 0.5 s, probe sessions rerunning the
 Attention page on the first replica, and each replica's peak memory.
@@ -55,6 +55,9 @@ from bench.st_client import Session
 from explorer_core.analysis.quiz import MergeQuestion
 from explorer_core.analysis.quiz_poll import merge_poll
 from explorer_core.classroom import ClassStore
+from explorer_core.ui.classroom.texts import EN
+
+ANSWER_IN = EN["class.poll.sent"].split(":")[0]  # "Your answer is in", the bar's own words
 
 RESULTS = 30  # experiment results posted at once
 RESULT = {"algorithm": "char-bpe", "vocab_size": 300, "preset": "tiny", "steps": 40,
@@ -200,12 +203,13 @@ async def _poll_round(store, teacher, students, code, secret) -> dict:  # noqa: 
     mine = {id(s): len(s.seen.texts) for s in ready}
     last = await answer_all(ready, poll, poll_id)
     db = asyncio.create_task(tally_reaches(store, code, poll_id, n, 60))
-    shown = await wait_for(lambda: says(teacher, f"{n} of {n} answered", since), 60)
+    all_in = EN["class.teacher.poll.count"].format(answered=n, joined=n)
+    shown = await wait_for(lambda: says(teacher, all_in, since), 60)
     shown_at = time.perf_counter()
     db_at, answered = await db
 
     def told() -> int:
-        return sum(says(s, "Your answer is in", mine[id(s)]) for s in ready)
+        return sum(says(s, ANSWER_IN, mine[id(s)]) for s in ready)
 
     await wait_for(lambda: told() == len(ready), 15)
     return out | {
@@ -235,7 +239,8 @@ async def _results_round(store, teacher, students, code, secret) -> dict:  # noq
     posts = [asyncio.to_thread(store.post_result, code, tok, RESULT) for tok in tokens if tok]
     await asyncio.gather(*posts)
     posted = time.perf_counter()
-    shown = await wait_for(lambda: says(teacher, f"Leaderboard ({len(posts)} runs)", since), 120)
+    board = EN["class.exp.board"].format(n=len(posts))
+    shown = await wait_for(lambda: says(teacher, board, since), 120)
     return {
         "posted": len(posts),
         "board_s": None if shown is None else time.perf_counter() - posted,
