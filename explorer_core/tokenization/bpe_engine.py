@@ -95,8 +95,9 @@ class BpeTrace:
 
     steps: list[MergeStep]
     words: list[list[int]]  # every input word after all merges
-    # per step if top_k: the best pairs as (left, right, count), winner first
-    candidates: list[tuple[tuple[int, int, int], ...]] = field(default_factory=list)
+    # per step if top_k: the best pairs as (left, right, count), winner first (a list, or the
+    # compiled loop's `bpe_fast.CandidateRows`, which reads the same rows from its arrays)
+    candidates: Sequence[tuple[tuple[int, int, int], ...]] = field(default_factory=list)
     applied_by_group: list[tuple[int, ...]] = field(default_factory=list)  # per step, if groups
 
 

@@ -136,8 +136,9 @@ def _room_needed(pool, e_lo, e_hi, length, win):
 
 
 @njit(cache=True)
-def _merge(state, pc, win, new_id, applied):
-    """`_Incremental.merge` for the words of entry `win`; `applied[g]` gets the tokens removed."""
+def _merge(state, pc, win, new_id, applied, slots):
+    """`_Incremental.merge` for the words of entry `win`; `applied[g]` gets the tokens removed.
+    `slots` (2, symbols), all -1: scratch space of `_queue_fresh`, left all -1 again."""
     flat, start, length, wcount, group, heap, meta, e_count, e_pair, e_seq, e_lo, e_hi, pool = state
     p = e_pair[win]
     a, b = p >> SHIFT, p & ((1 << SHIFT) - 1)
@@ -177,24 +178,32 @@ def _merge(state, pc, win, new_id, applied):
             out += 1
         length[w] = out - s
         applied[group[w]] += done * cnt
-    _queue_fresh(state, pc, fresh_key, fresh_word, n_fresh)
+    _queue_fresh(state, pc, fresh_key, fresh_word, n_fresh, new_id, slots)
     return 0
 
 
 @njit(cache=True)
-def _queue_fresh(state, pc, fresh_key, fresh_word, n_fresh):
+def _slot_of(slots, k, new_id):
+    """Where `_queue_fresh` keeps the entry of pair k, one that contains new_id: (x, new_id) in
+    row 0 at x (so (new_id, new_id) too), (new_id, y) in row 1 at y. A dict per merge cost more."""
+    left, right = k >> SHIFT, k & MASK
+    return (0, left) if right == new_id else (1, right)
+
+
+@njit(cache=True)
+def _queue_fresh(state, pc, fresh_key, fresh_word, n_fresh, new_id, slots):
     """`push_all(fresh)`: one new entry per pair that gained occurrences (words in visit order)."""
     _, _, _, _, _, heap, meta, e_count, e_pair, e_seq, e_lo, e_hi, pool = state
-    slot = Dict.empty(types.int64, types.int64)  # pair -> its entry, in first-seen order
     first = meta[ENTRIES]
-    for i in range(n_fresh):
+    for i in range(n_fresh):  # pair -> its entry, in first-seen order
         k = fresh_key[i]
-        if k not in slot:
+        row, col = _slot_of(slots, k, new_id)
+        if slots[row, col] < 0:
             e = meta[ENTRIES]
             meta[ENTRIES] = e + 1
-            slot[k] = e
+            slots[row, col] = e
             e_pair[e], e_hi[e] = k, 0
-        e_hi[slot[k]] += 1  # occurrences for now
+        e_hi[slots[row, col]] += 1  # occurrences for now
     at = meta[POOL]
     for e in range(first, meta[ENTRIES]):
         e_lo[e] = at
@@ -202,10 +211,13 @@ def _queue_fresh(state, pc, fresh_key, fresh_word, n_fresh):
         e_hi[e] = e_lo[e]
     meta[POOL] = at
     for i in range(n_fresh):
-        e = slot[fresh_key[i]]
+        row, col = _slot_of(slots, fresh_key[i], new_id)
+        e = slots[row, col]
         pool[e_hi[e]] = fresh_word[i]
         e_hi[e] += 1
     for e in range(first, meta[ENTRIES]):
+        row, col = _slot_of(slots, e_pair[e], new_id)
+        slots[row, col] = -1  # clean for the next merge
         count = pc.get(e_pair[e], 0)
         if count > 0:
             meta[SEQ] += 1
@@ -296,6 +308,7 @@ def _run(state, pc, max_new, top_k, n_groups, next_id, reuse, symbols, ubuf, use
                 h = _hash(ubuf, u_lo[s], u_n[s])
                 chain[s] = by_hash[h] if h in by_hash else -1
                 by_hash[h] = s
+    slots = np.full((2, symbols[0].size), -1, np.int64)
     rows = max_new + 16
     steps = np.zeros((rows, 5), np.int64)
     found = np.zeros((rows, max(top_k, 1), 2), np.int64)
@@ -322,10 +335,10 @@ def _run(state, pc, max_new, top_k, n_groups, next_id, reuse, symbols, ubuf, use
         else:
             new_id, reused, next_id = next_id, False, next_id + 1
         created += 0 if reused else 1
-        need = _merge(state, pc, win, new_id, applied[n])
+        need = _merge(state, pc, win, new_id, applied[n], slots)
         while need > 0:
             state = _grown(state, need)
-            need = _merge(state, pc, win, new_id, applied[n])
+            need = _merge(state, pc, win, new_id, applied[n], slots)
         steps[n, 0], steps[n, 1], steps[n, 2], steps[n, 3] = left, right, new_id, count
         steps[n, 4] = 1 if reused else 0
         n += 1
@@ -340,7 +353,7 @@ def train_fast(
     first_new_id: int,
     units: Mapping[int, Sequence[int]] | None,
     top_k: int = 0,
-) -> tuple[list[tuple[int, int, int, int, bool, tuple[int, ...]]], list, list[list[int]], int]:
+) -> tuple[list[tuple[int, int, int, int, bool, tuple[int, ...]]], Sequence, list[list[int]], int]:
     """Run the merge loop; returns (steps as (left, right, new_id, count, reused, tokens
     removed per group), candidates per step as ((left, right, count), ...), the final words,
     how often the arrays grew).
@@ -370,16 +383,31 @@ def train_fast(
             steps.tolist(), applied.tolist(), strict=True
         )
     ]
-    candidates = _candidates(found, n_found) if top_k else []
+    candidates = CandidateRows(found, n_found) if top_k else []
     return raw, candidates, _final_words(state, len(words)), int(state[6][GROWN])
 
 
-def _candidates(found: np.ndarray, n_found: np.ndarray) -> list[tuple[tuple[int, int, int], ...]]:
-    rows = found.tolist()
-    return [
-        tuple((q >> SHIFT, q & MASK, c) for q, c in row[:k])
-        for row, k in zip(rows, n_found.tolist(), strict=True)
-    ]
+class CandidateRows(Sequence):
+    """Per step, the best pairs as ((left, right, count), ...), winner first, read from the
+    compiled loop's arrays when asked: turning every step into tuples up front (~20,000 at 4k
+    merges) cost about a tenth of a whole training. Equal to a list holding the same rows."""
+
+    def __init__(self, found: np.ndarray, n_found: np.ndarray) -> None:
+        self.found, self.n_found = found, n_found  # (steps, top_k, 2) pair keys and counts
+
+    def __len__(self) -> int:
+        return len(self.n_found)
+
+    def __getitem__(self, step):  # an int (one step) or a slice (a list of steps)
+        if isinstance(step, slice):
+            return [self[i] for i in range(*step.indices(len(self)))]
+        rows = self.found[step, : self.n_found[step]].tolist()
+        return tuple((q >> SHIFT, q & MASK, c) for q, c in rows)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable arrays inside, like a list
 
 
 def _initial_state(words, counts, groups):

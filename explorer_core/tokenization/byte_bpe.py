@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,7 +97,7 @@ class ByteBPETokenizer(Tokenizer):
         self.token_bytes: dict[int, bytes] = {b: bytes([b]) for b in range(256)}
         self._ranks: dict[tuple[int, int], tuple[int, int]] = {}  # pair -> (rank, new id)
         self._cache: dict[str, list[int]] = {}
-        self._candidates: list[tuple[tuple[int, int, int], ...]] = []  # per step, in HF ids
+        self._candidates: Sequence[tuple[tuple[int, int, int], ...]] = []  # per step, in HF ids
         self.stats: TrainingStats | None = None
 
     # ---- training ------------------------------------------------------------------------------
