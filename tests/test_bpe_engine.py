@@ -228,8 +228,8 @@ def test_compiled_loop_reuses_ids_like_the_reference(seed):
 
 @NO_NUMBA
 def test_compiled_loop_grows_its_arrays(monkeypatch):
-    """With no spare room at the start the entry, heap and pool arrays must grow (they double);
-    the trace stays the reference's."""
+    """With no spare room at the start the entry, heap and pool arrays and the pair-count table
+    must grow (they double, the table is rehashed); the trace stays the reference's."""
     monkeypatch.setattr(bpe_engine.bpe_fast, "SLACK", 1)
     words, counts, groups = byte_words(TEXTS["mixed"] + TEXTS["emoji"])
     units = {b: [b] for b in range(256)}

@@ -114,7 +114,7 @@ class ByteBPETokenizer(Tokenizer):
             raise ValueError("the training text is empty")
         counts = chunk_counts(text)  # Counter(pretokenize(text)), faster
         chunks = list(counts)
-        words = [list(chunk.encode("utf-8").translate(_TO_HF)) for chunk in chunks]
+        words = [chunk.encode("utf-8").translate(_TO_HF) for chunk in chunks]  # bytes: ints
         groups = [1 if _HAN.search(chunk) else 0 for chunk in chunks] if trace else None
         result = train_bpe(
             words,
