@@ -42,7 +42,9 @@ HF's, in order. `train_bpe_textbook` recounts everything every step: a teaching 
 that gives the same merges whenever no id is reused.
 
 `_Incremental` below is the readable reference. When numba is installed, `train_bpe` runs the same
-loop compiled (`bpe_fast.py`, ~3x faster on Chinese text); tests hold both to identical traces.
+loop compiled, start to end in one call (`bpe_fast.py`), when `join` is None or concatenation
+(`operator.add` on str or bytes keys, as byte- and char-BPE use); tests hold both loops to
+identical traces, and to identical traces whatever the order of the words.
 """
 
 from __future__ import annotations
