@@ -30,8 +30,7 @@ from collections.abc import Mapping, Sequence
 from itertools import chain
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 SHIFT = 20  # must equal bpe_engine.SHIFT
 MASK = (1 << SHIFT) - 1
@@ -294,16 +293,17 @@ def _start(keys, totals, heap, meta, e_count, e_pair, e_seq, spare):
 
 @njit(cache=True)
 def _hash(ubuf, lo, n):
-    """FNV-1a over the units `ubuf[lo : lo + n]` (what a symbol stands for)."""
+    """FNV-1a over the units `ubuf[lo : lo + n]` (what a symbol stands for), as an int64 >= 0."""
     h = np.uint64(14695981039346656037)
     for i in range(lo, lo + n):
         h = (h ^ np.uint64(ubuf[i])) * np.uint64(1099511628211)
-    return h
+    return np.int64(h >> np.uint64(1))
 
 
 @njit(cache=True)
-def _merged(a, b, next_id, symbols, ubuf, used, by_hash):
-    """`_Symbols.merged` on units: (id of a + b, reused?, next_id, ubuf, used)."""
+def _merged(a, b, next_id, symbols, ubuf, used, by_units):
+    """`_Symbols.merged` on units: (id of a + b, reused?, next_id, ubuf, used). `by_units` maps a
+    hash of units to the newest symbol with that hash (older ones: `chain`)."""
     u_lo, u_n, chain = symbols
     n = u_n[a] + u_n[b]
     if used + n > ubuf.size:
@@ -313,16 +313,26 @@ def _merged(a, b, next_id, symbols, ubuf, used, by_hash):
     ubuf[used : used + u_n[a]] = ubuf[u_lo[a] : u_lo[a] + u_n[a]]
     ubuf[used + u_n[a] : used + n] = ubuf[u_lo[b] : u_lo[b] + u_n[b]]
     h = _hash(ubuf, used, n)
-    head = by_hash[h] if h in by_hash else -1
+    i = _slot(by_units[0], h)
+    head = by_units[1][i] if by_units[0][i] != EMPTY else -1
     s = head
     while s >= 0:  # same hash: the same units, unless a (vanishingly rare) collision
-        if u_n[s] == n and np.array_equal(ubuf[u_lo[s] : u_lo[s] + n], ubuf[used : used + n]):
+        if u_n[s] == n and _same(ubuf, u_lo[s], used, n):
             return s, True, next_id, ubuf, used
         s = chain[s]
     new = next_id
     u_lo[new], u_n[new], chain[new] = used, n, head
-    by_hash[h] = new
+    by_units[0][i], by_units[1][i] = h, new
     return new, False, next_id + 1, ubuf, used + n
+
+
+@njit(cache=True, inline="always")
+def _same(ubuf, x, y, n):
+    """ubuf[x : x + n] == ubuf[y : y + n], without allocating."""
+    for t in range(n):
+        if ubuf[x + t] != ubuf[y + t]:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -354,14 +364,14 @@ def _grown(state, need):
 def _run(state, pc, max_new, top_k, n_groups, next_id, reuse, symbols, ubuf, used):
     """The merge loop (`train_bpe`'s), all of it: returns the final state and per step
     (left, right, new_id, count, reused), the candidates found and tokens removed per group."""
-    by_hash = Dict.empty(types.uint64, types.int64)
+    by_units = _table(symbols[0].size)  # hash of units -> newest symbol (`_merged`)
     if reuse:  # the starting symbols, in id order: a later one with the same units wins
         u_lo, u_n, chain = symbols
         for s in range(u_n.size):
             if u_n[s] > 0:
-                h = _hash(ubuf, u_lo[s], u_n[s])
-                chain[s] = by_hash[h] if h in by_hash else -1
-                by_hash[h] = s
+                i = _slot(by_units[0], _hash(ubuf, u_lo[s], u_n[s]))
+                chain[s] = by_units[1][i] if by_units[0][i] != EMPTY else -1
+                by_units[0][i], by_units[1][i] = _hash(ubuf, u_lo[s], u_n[s]), s
     slots = np.full((2, symbols[0].size), -1, np.int64)
     rows = max_new + 16
     steps = np.zeros((rows, 5), np.int64)
@@ -384,7 +394,7 @@ def _run(state, pc, max_new, top_k, n_groups, next_id, reuse, symbols, ubuf, use
         left, right = p >> SHIFT, p & MASK
         if reuse:
             new_id, reused, next_id, ubuf, used = _merged(
-                left, right, next_id, symbols, ubuf, used, by_hash
+                left, right, next_id, symbols, ubuf, used, by_units
             )
         else:
             new_id, reused, next_id = next_id, False, next_id + 1
