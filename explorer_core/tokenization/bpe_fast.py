@@ -10,13 +10,9 @@ data layout differs:
   entry `e` (a word once per occurrence, as in Hugging Face's trainer);
 - the max-heap holds entry numbers ordered by (count desc, pair asc, seq asc); stale entries are
   re-validated lazily when they reach the top, exactly as the Python heap does;
-- pair counts live in an open-addressing hash table `pc = (keys, values)` keyed by
-  `a << SHIFT | b` (linear probing, at most half full, never deletes): a numba typed Dict took
-  ~10x longer per lookup, and the loop looks a pair up four times per merged occurrence.
-
-- what each symbol stands for (`_Symbols.keys`, when `join` concatenates str or bytes) is its
-  sequence of *units* (bytes or code points) `ubuf[u_lo[s] : u_lo[s] + u_n[s]]`, found again
-  through a hash of the units, so the id reuse of `_Symbols.merged` happens in the loop too.
+- pair counts live in an array hash table, and what each symbol stands for (`_Symbols.keys`, when
+  `join` concatenates str or bytes) in runs of *units* (bytes or code points), so the id reuse of
+  `_Symbols.merged` happens in the loop too (both in `bpe_tables`).
 
 The whole loop, from the first pair to the last merge, is one compiled call (`_run`): driving it
 from Python one merge at a time cost ~25 µs of call overhead per merge, about half of the training
@@ -32,119 +28,40 @@ from itertools import chain
 import numpy as np
 from numba import njit
 
-SHIFT = 20  # must equal bpe_engine.SHIFT
-MASK = (1 << SHIFT) - 1
+from explorer_core.tokenization.bpe_tables import (
+    EMPTY,
+    ENTRIES,
+    GROWN,
+    HEAP,
+    MASK,
+    META_SLOTS,
+    PAIRS,
+    POOL,
+    SEQ,
+    SHIFT,
+    add,
+    count,
+    merged_symbol,
+    pop,
+    push,
+    rehashed,
+    slot,
+    table,
+    units_hash,
+)
+
 SLACK = 1024  # spare entries and pool slots at the start; the arrays double when full
-# meta slots: live heap size, number of entries, used pool length, last seq number, times grown,
-# pairs in the count table
-HEAP, ENTRIES, POOL, SEQ, GROWN, PAIRS = 0, 1, 2, 3, 4, 5
-EMPTY = -1  # a free slot of the pair-count table (pair keys are >= 0)
-HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 (Fibonacci hashing) as an int64
-
-
-@njit(cache=True, inline="always")
-def _slot(keys, k):
-    """The slot of pair k in the count table: where it is, or the free slot where it would go."""
-    mask = keys.size - 1
-    i = ((k * HASH_MULT) >> 32) & mask
-    while keys[i] != k and keys[i] != EMPTY:
-        i = (i + 1) & mask
-    return i
-
-
-@njit(cache=True, inline="always")
-def _count(pc, k):
-    """The count of pair k (0 if never seen): `pc.get(k, 0)`."""
-    return pc[1][_slot(pc[0], k)]
-
-
-@njit(cache=True, inline="always")
-def _add(pc, meta, k, delta):
-    """`pc[k] += delta`, adding k when new."""
-    keys, values = pc
-    i = _slot(keys, k)
-    if keys[i] == EMPTY:
-        keys[i] = k
-        meta[PAIRS] += 1
-    values[i] += delta
-
-
-@njit(cache=True)
-def _table(n):
-    """An empty count table with room for n pairs (capacity a power of 2, at least 2n)."""
-    size = 16
-    while size < 2 * n:
-        size *= 2
-    return np.full(size, EMPTY, np.int64), np.zeros(size, np.int64)
-
-
-@njit(cache=True)
-def _rehashed(pc, n):
-    """The same counts in a table with room for n pairs."""
-    keys, values = pc
-    out = _table(n)
-    for i in range(keys.size):
-        if keys[i] != EMPTY:
-            j = _slot(out[0], keys[i])
-            out[0][j], out[1][j] = keys[i], values[i]
-    return out
-
-
-@njit(cache=True, inline="always")
-def _before(e_count, e_pair, e_seq, i, j):
-    """Entry i comes out of the heap before entry j: higher count, then smaller pair, then seq."""
-    if e_count[i] != e_count[j]:
-        return e_count[i] > e_count[j]
-    if e_pair[i] != e_pair[j]:
-        return e_pair[i] < e_pair[j]
-    return e_seq[i] < e_seq[j]
-
-
-@njit(cache=True)
-def _push(heap, meta, e_count, e_pair, e_seq, e):
-    i = meta[HEAP]
-    meta[HEAP] = i + 1
-    while i > 0:
-        parent = (i - 1) >> 1
-        if not _before(e_count, e_pair, e_seq, e, heap[parent]):
-            break
-        heap[i] = heap[parent]
-        i = parent
-    heap[i] = e
-
-
-@njit(cache=True)
-def _pop(heap, meta, e_count, e_pair, e_seq):
-    top = heap[0]
-    n = meta[HEAP] - 1
-    meta[HEAP] = n
-    if n == 0:
-        return top
-    last = heap[n]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= n:
-            break
-        if child + 1 < n and _before(e_count, e_pair, e_seq, heap[child + 1], heap[child]):
-            child += 1
-        if not _before(e_count, e_pair, e_seq, heap[child], last):
-            break
-        heap[i] = heap[child]
-        i = child
-    heap[i] = last
-    return top
 
 
 @njit(cache=True)
 def _pop_best(pc, heap, meta, e_count, e_pair, e_seq):
     """`_Incremental.pop_best`: the best entry with a current count; -1 if count < 1 or empty."""
     while meta[HEAP] > 0:
-        e = _pop(heap, meta, e_count, e_pair, e_seq)
-        current = _count(pc, e_pair[e])
+        e = pop(heap, meta, e_count, e_pair, e_seq)
+        current = count(pc, e_pair[e])
         if e_count[e] != current:  # stale: back in with the current count, same seq
             e_count[e] = current
-            _push(heap, meta, e_count, e_pair, e_seq, e)
+            push(heap, meta, e_count, e_pair, e_seq, e)
             continue
         return e if current >= 1 else -1
     return -1
@@ -174,7 +91,7 @@ def _next_winner(pc, heap, meta, e_count, e_pair, e_seq, top_k, found):
             found[n_found, 0], found[n_found, 1] = e_pair[e], e_count[e]
             n_found += 1
     for i in range(n_keep):
-        _push(heap, meta, e_count, e_pair, e_seq, keep[i])
+        push(heap, meta, e_count, e_pair, e_seq, keep[i])
     return win, n_found
 
 
@@ -203,23 +120,23 @@ def _merge(state, pc, win, new_id, applied, slots):
     for i in range(e_lo[win], e_hi[win]):
         w = pool[i]
         if meta[PAIRS] + 2 * length[w] > pc[0].size >> 1:  # keep the count table half empty
-            pc = _rehashed(pc, 2 * (meta[PAIRS] + 2 * length[w]))
+            pc = rehashed(pc, 2 * (meta[PAIRS] + 2 * length[w]))
         s, cnt = start[w], wcount[w]
         end, out, j, done = s + length[w], s, s, 0
         while j < end:
             if flat[j] == a and j + 1 < end and flat[j + 1] == b:
                 if out > s:  # the pair before; its left symbol is new_id if a merge just ended
                     prev = flat[out - 1]
-                    _add(pc, meta, prev << SHIFT | a, -cnt)
+                    add(pc, meta, prev << SHIFT | a, -cnt)
                     k = prev << SHIFT | new_id
-                    _add(pc, meta, k, cnt)
+                    add(pc, meta, k, cnt)
                     fresh_key[n_fresh], fresh_word[n_fresh] = k, w
                     n_fresh += 1
                 if j + 2 < end:  # the pair after, with the next symbol as it was
                     nxt = flat[j + 2]
-                    _add(pc, meta, b << SHIFT | nxt, -cnt)
+                    add(pc, meta, b << SHIFT | nxt, -cnt)
                     k = new_id << SHIFT | nxt
-                    _add(pc, meta, k, cnt)
+                    add(pc, meta, k, cnt)
                     fresh_key[n_fresh], fresh_word[n_fresh] = k, w
                     n_fresh += 1
                 flat[out] = new_id
@@ -271,68 +188,24 @@ def _queue_fresh(state, pc, fresh_key, fresh_word, n_fresh, new_id, slots):
     for e in range(first, meta[ENTRIES]):
         row, col = _slot_of(slots, e_pair[e], new_id)
         slots[row, col] = -1  # clean for the next merge
-        count = _count(pc, e_pair[e])
-        if count > 0:
+        current = count(pc, e_pair[e])
+        if current > 0:
             meta[SEQ] += 1
-            e_count[e], e_seq[e] = count, meta[SEQ]
-            _push(heap, meta, e_count, e_pair, e_seq, e)
+            e_count[e], e_seq[e] = current, meta[SEQ]
+            push(heap, meta, e_count, e_pair, e_seq, e)
 
 
 @njit(cache=True)
 def _start(keys, totals, heap, meta, e_count, e_pair, e_seq, spare):
     """Pair counts and one heap entry per starting pair (entry e = e-th distinct pair)."""
-    pc = _table(keys.size + spare)
+    pc = table(keys.size + spare)
     for e in range(keys.size):
-        _add(pc, meta, keys[e], totals[e])
+        add(pc, meta, keys[e], totals[e])
         if totals[e] > 0:
             meta[SEQ] += 1
             e_count[e], e_pair[e], e_seq[e] = totals[e], keys[e], meta[SEQ]
-            _push(heap, meta, e_count, e_pair, e_seq, e)
+            push(heap, meta, e_count, e_pair, e_seq, e)
     return pc
-
-
-@njit(cache=True)
-def _hash(ubuf, lo, n):
-    """FNV-1a over the units `ubuf[lo : lo + n]` (what a symbol stands for), as an int64 >= 0."""
-    h = np.uint64(14695981039346656037)
-    for i in range(lo, lo + n):
-        h = (h ^ np.uint64(ubuf[i])) * np.uint64(1099511628211)
-    return np.int64(h >> np.uint64(1))
-
-
-@njit(cache=True)
-def _merged(a, b, next_id, symbols, ubuf, used, by_units):
-    """`_Symbols.merged` on units: (id of a + b, reused?, next_id, ubuf, used). `by_units` maps a
-    hash of units to the newest symbol with that hash (older ones: `chain`)."""
-    u_lo, u_n, chain = symbols
-    n = u_n[a] + u_n[b]
-    if used + n > ubuf.size:
-        grown = np.zeros(max(2 * ubuf.size, used + n), np.int64)
-        grown[:used] = ubuf[:used]
-        ubuf = grown
-    ubuf[used : used + u_n[a]] = ubuf[u_lo[a] : u_lo[a] + u_n[a]]
-    ubuf[used + u_n[a] : used + n] = ubuf[u_lo[b] : u_lo[b] + u_n[b]]
-    h = _hash(ubuf, used, n)
-    i = _slot(by_units[0], h)
-    head = by_units[1][i] if by_units[0][i] != EMPTY else -1
-    s = head
-    while s >= 0:  # same hash: the same units, unless a (vanishingly rare) collision
-        if u_n[s] == n and _same(ubuf, u_lo[s], used, n):
-            return s, True, next_id, ubuf, used
-        s = chain[s]
-    new = next_id
-    u_lo[new], u_n[new], chain[new] = used, n, head
-    by_units[0][i], by_units[1][i] = h, new
-    return new, False, next_id + 1, ubuf, used + n
-
-
-@njit(cache=True, inline="always")
-def _same(ubuf, x, y, n):
-    """ubuf[x : x + n] == ubuf[y : y + n], without allocating."""
-    for t in range(n):
-        if ubuf[x + t] != ubuf[y + t]:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -364,14 +237,14 @@ def _grown(state, need):
 def _run(state, pc, max_new, top_k, n_groups, next_id, reuse, symbols, ubuf, used):
     """The merge loop (`train_bpe`'s), all of it: returns the final state and per step
     (left, right, new_id, count, reused), the candidates found and tokens removed per group."""
-    by_units = _table(symbols[0].size)  # hash of units -> newest symbol (`_merged`)
+    by_units = table(symbols[0].size)  # hash of units -> newest symbol (`merged_symbol`)
     if reuse:  # the starting symbols, in id order: a later one with the same units wins
         u_lo, u_n, chain = symbols
         for s in range(u_n.size):
             if u_n[s] > 0:
-                i = _slot(by_units[0], _hash(ubuf, u_lo[s], u_n[s]))
+                i = slot(by_units[0], units_hash(ubuf, u_lo[s], u_n[s]))
                 chain[s] = by_units[1][i] if by_units[0][i] != EMPTY else -1
-                by_units[0][i], by_units[1][i] = _hash(ubuf, u_lo[s], u_n[s]), s
+                by_units[0][i], by_units[1][i] = units_hash(ubuf, u_lo[s], u_n[s]), s
     slots = np.full((2, symbols[0].size), -1, np.int64)
     rows = max_new + 16
     steps = np.zeros((rows, 5), np.int64)
@@ -393,7 +266,7 @@ def _run(state, pc, max_new, top_k, n_groups, next_id, reuse, symbols, ubuf, use
         p, count = e_pair[win], e_count[win]
         left, right = p >> SHIFT, p & MASK
         if reuse:
-            new_id, reused, next_id, ubuf, used = _merged(
+            new_id, reused, next_id, ubuf, used = merged_symbol(
                 left, right, next_id, symbols, ubuf, used, by_units
             )
         else:
@@ -501,7 +374,8 @@ def _initial_state(words, counts, groups):
     pool = np.zeros(len(keys) + SLACK, np.int64)
     pool[: len(keys)] = wids
     group = np.zeros(len(words), np.int64) if groups is None else np.asarray(groups, np.int64)
-    meta = np.array([0, len(uniq), len(keys), 0, 0, 0], np.int64)
+    meta = np.zeros(META_SLOTS, np.int64)
+    meta[ENTRIES], meta[POOL] = len(uniq), len(keys)
     heap = np.zeros(cap, np.int64)
     pc = _start(uniq.astype(np.int64), totals.astype(np.int64), heap, meta, *e[:3], SLACK)
     return (flat, start, lens, wcount, group, heap, meta, *e, pool), pc
