@@ -29,7 +29,6 @@ import numpy as np
 from numba import njit
 
 from explorer_core.tokenization.bpe_tables import (
-    EMPTY,
     ENTRIES,
     GROWN,
     HEAP,
@@ -45,9 +44,8 @@ from explorer_core.tokenization.bpe_tables import (
     pop,
     push,
     rehashed,
-    slot,
+    starting_units,
     table,
-    units_hash,
 )
 
 SLACK = 1024  # spare entries and pool slots at the start; the arrays double when full
@@ -237,14 +235,7 @@ def _grown(state, need):
 def _run(state, pc, max_new, top_k, n_groups, next_id, reuse, symbols, ubuf, used):
     """The merge loop (`train_bpe`'s), all of it: returns the final state and per step
     (left, right, new_id, count, reused), the candidates found and tokens removed per group."""
-    by_units = table(symbols[0].size)  # hash of units -> newest symbol (`merged_symbol`)
-    if reuse:  # the starting symbols, in id order: a later one with the same units wins
-        u_lo, u_n, chain = symbols
-        for s in range(u_n.size):
-            if u_n[s] > 0:
-                i = slot(by_units[0], units_hash(ubuf, u_lo[s], u_n[s]))
-                chain[s] = by_units[1][i] if by_units[0][i] != EMPTY else -1
-                by_units[0][i], by_units[1][i] = units_hash(ubuf, u_lo[s], u_n[s]), s
+    by_units = starting_units(symbols, ubuf)  # hash of units -> newest symbol
     slots = np.full((2, symbols[0].size), -1, np.int64)
     rows = max_new + 16
     steps = np.zeros((rows, 5), np.int64)

@@ -165,3 +165,18 @@ def same_units(ubuf, x, y, n):
         if ubuf[x + t] != ubuf[y + t]:
             return False
     return True
+
+
+@njit(cache=True)
+def starting_units(symbols, ubuf):
+    """The units-hash -> symbol table of the starting symbols (those with units), in id order:
+    a later symbol with the same units wins, as in `_Symbols.by_key`."""
+    u_lo, u_n, chain = symbols
+    by_units = table(u_n.size)
+    for s in range(u_n.size):
+        if u_n[s] > 0:
+            h = units_hash(ubuf, u_lo[s], u_n[s])
+            i = slot(by_units[0], h)
+            chain[s] = by_units[1][i] if by_units[0][i] != EMPTY else -1
+            by_units[0][i], by_units[1][i] = h, s
+    return by_units
