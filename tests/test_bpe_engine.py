@@ -228,8 +228,8 @@ def test_compiled_loop_reuses_ids_like_the_reference(seed):
 
 @NO_NUMBA
 def test_compiled_loop_grows_its_arrays(monkeypatch):
-    """With no spare room at the start the entry, heap and pool arrays must grow (they double);
-    the trace stays the reference's."""
+    """With no spare room at the start the entry, heap and pool arrays and the pair-count table
+    must grow (they double, the table is rehashed); the trace stays the reference's."""
     monkeypatch.setattr(bpe_engine.bpe_fast, "SLACK", 1)
     words, counts, groups = byte_words(TEXTS["mixed"] + TEXTS["emoji"])
     units = {b: [b] for b in range(256)}
@@ -271,3 +271,23 @@ def test_another_join_runs_the_reference_loop_or_says_why_not():
     assert [(s.left, s.right, s.new_id) for s in trace.steps] == [(1, 2, 4), (4, 3, 5)]
     with pytest.raises(ValueError, match="operator.add"):
         bpe_engine.train_bpe([[1, 2]], [1], 1, 4, keys=keys, join=join, compiled=True)
+
+
+@BOTH
+@pytest.mark.parametrize("name", ["english", "mixed", "runs", "textbook"])
+def test_the_order_of_the_words_changes_nothing_but_the_words_order(train_bpe, name):
+    """Chunks may be counted in any order (`pretokenize.chunk_counts`): shuffled words give the
+    same steps, candidates and tokens removed per group, and the same final words, shuffled.
+    (Heap ties between entries of one pair are broken by when the entry was made, and each merge
+    makes at most one entry per pair, so the visiting order of words never decides a tie.)"""
+    words, counts, groups = byte_words(TEXTS[name])
+    keys = [bytes([b]) for b in range(256)]
+    order = list(range(len(words)))
+    random.Random(7).shuffle(order)
+    kwargs = {"keys": keys, "join": operator.add, "top_k": 5}
+    one = train_bpe(words, counts, 300, 256, groups=groups, **kwargs)
+    two = train_bpe([words[i] for i in order], [counts[i] for i in order], 300, 256,
+                    groups=[groups[i] for i in order], **kwargs)  # fmt: skip
+    assert two.steps == one.steps and list(two.candidates) == list(one.candidates)
+    assert two.applied_by_group == one.applied_by_group
+    assert two.words == [one.words[i] for i in order]

@@ -152,6 +152,22 @@ def test_bad_zips_keep_the_previous_model_and_a_good_zip_replaces_it():
     assert any("Loaded the checkpoint" in s.value for s in at.success)
 
 
+def test_a_zip_in_the_old_layout_still_uploads(tmp_path):
+    """A checkpoint downloaded before the standard layout (our config.json, tokenizer/, hf/)."""
+    from explorer_core.training.checkpoint import checkpoint_to_zip
+    from explorer_core.ui.state import SHARED_MODEL
+    from tests.old_checkpoint import save_version_1
+
+    shared, _ = tiny_shared()
+    data = checkpoint_to_zip(save_version_1(shared.checkpoint, tmp_path / "old"))
+    at = app_test(PAGE)
+    at.file_uploader(key="train.zip").upload("old.zip", data, "application/zip")
+    at.run()
+    assert not at.exception and not at.error
+    loaded = at.session_state[SHARED_MODEL]
+    assert loaded.source == "uploaded" and loaded.label == shared.label
+
+
 @pytest.mark.parametrize(
     ("values", "message"),
     [

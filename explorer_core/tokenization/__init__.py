@@ -8,7 +8,8 @@ Read in this order:
 1. `base`          `Token`, `Tokenizer` (encode, decode, save, load) and pure helpers on text.
 2. `pretokenize`   splitting text into words before any algorithm runs (GPT-2's regex, CJK).
 3. `byte_bpe`      byte-level BPE with a per-merge trace; `bpe_engine` is its readable merge
-                   loop, `bpe_fast` the compiled one that gives identical merges.
+                   loop, `bpe_fast` the compiled one that gives identical merges (its hash
+                   table, heap and symbol units in `bpe_tables`).
 4. `char_bpe`      character-level BPE with an end-of-word marker (Chinese and English).
 5. `wordpiece`     WordPiece encoding (greedy longest match, "##" pieces), with
                    `wordpiece_trainer`, `bert_basic` and `bert_unicode` (BERT's text clean-up).

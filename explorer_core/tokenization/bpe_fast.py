@@ -10,11 +10,9 @@ data layout differs:
   entry `e` (a word once per occurrence, as in Hugging Face's trainer);
 - the max-heap holds entry numbers ordered by (count desc, pair asc, seq asc); stale entries are
   re-validated lazily when they reach the top, exactly as the Python heap does;
-- pair counts live in a numba typed Dict keyed by `a << SHIFT | b`.
-
-- what each symbol stands for (`_Symbols.keys`, when `join` concatenates str or bytes) is its
-  sequence of *units* (bytes or code points) `ubuf[u_lo[s] : u_lo[s] + u_n[s]]`, found again
-  through a hash of the units, so the id reuse of `_Symbols.merged` happens in the loop too.
+- pair counts live in an array hash table, and what each symbol stands for (`_Symbols.keys`, when
+  `join` concatenates str or bytes) in runs of *units* (bytes or code points), so the id reuse of
+  `_Symbols.merged` happens in the loop too (both in `bpe_tables`).
 
 The whole loop, from the first pair to the last merge, is one compiled call (`_run`): driving it
 from Python one merge at a time cost ~25 µs of call overhead per merge, about half of the training
@@ -28,71 +26,40 @@ from collections.abc import Mapping, Sequence
 from itertools import chain
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
-SHIFT = 20  # must equal bpe_engine.SHIFT
-MASK = (1 << SHIFT) - 1
+from explorer_core.tokenization.bpe_tables import (
+    ENTRIES,
+    GROWN,
+    HEAP,
+    MASK,
+    META_SLOTS,
+    PAIRS,
+    POOL,
+    SEQ,
+    SHIFT,
+    add,
+    count,
+    merged_symbol,
+    pop,
+    push,
+    rehashed,
+    starting_units,
+    table,
+)
+
 SLACK = 1024  # spare entries and pool slots at the start; the arrays double when full
-# meta slots: live heap size, number of entries, used pool length, last seq number, times grown
-HEAP, ENTRIES, POOL, SEQ, GROWN = 0, 1, 2, 3, 4
-
-
-@njit(cache=True, inline="always")
-def _before(e_count, e_pair, e_seq, i, j):
-    """Entry i comes out of the heap before entry j: higher count, then smaller pair, then seq."""
-    if e_count[i] != e_count[j]:
-        return e_count[i] > e_count[j]
-    if e_pair[i] != e_pair[j]:
-        return e_pair[i] < e_pair[j]
-    return e_seq[i] < e_seq[j]
-
-
-@njit(cache=True)
-def _push(heap, meta, e_count, e_pair, e_seq, e):
-    i = meta[HEAP]
-    meta[HEAP] = i + 1
-    while i > 0:
-        parent = (i - 1) >> 1
-        if not _before(e_count, e_pair, e_seq, e, heap[parent]):
-            break
-        heap[i] = heap[parent]
-        i = parent
-    heap[i] = e
-
-
-@njit(cache=True)
-def _pop(heap, meta, e_count, e_pair, e_seq):
-    top = heap[0]
-    n = meta[HEAP] - 1
-    meta[HEAP] = n
-    if n == 0:
-        return top
-    last = heap[n]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= n:
-            break
-        if child + 1 < n and _before(e_count, e_pair, e_seq, heap[child + 1], heap[child]):
-            child += 1
-        if not _before(e_count, e_pair, e_seq, heap[child], last):
-            break
-        heap[i] = heap[child]
-        i = child
-    heap[i] = last
-    return top
 
 
 @njit(cache=True)
 def _pop_best(pc, heap, meta, e_count, e_pair, e_seq):
     """`_Incremental.pop_best`: the best entry with a current count; -1 if count < 1 or empty."""
     while meta[HEAP] > 0:
-        e = _pop(heap, meta, e_count, e_pair, e_seq)
-        current = pc.get(e_pair[e], 0)
+        e = pop(heap, meta, e_count, e_pair, e_seq)
+        current = count(pc, e_pair[e])
         if e_count[e] != current:  # stale: back in with the current count, same seq
             e_count[e] = current
-            _push(heap, meta, e_count, e_pair, e_seq, e)
+            push(heap, meta, e_count, e_pair, e_seq, e)
             continue
         return e if current >= 1 else -1
     return -1
@@ -122,7 +89,7 @@ def _next_winner(pc, heap, meta, e_count, e_pair, e_seq, top_k, found):
             found[n_found, 0], found[n_found, 1] = e_pair[e], e_count[e]
             n_found += 1
     for i in range(n_keep):
-        _push(heap, meta, e_count, e_pair, e_seq, keep[i])
+        push(heap, meta, e_count, e_pair, e_seq, keep[i])
     return win, n_found
 
 
@@ -136,36 +103,38 @@ def _room_needed(pool, e_lo, e_hi, length, win):
 
 
 @njit(cache=True)
-def _merge(state, pc, win, new_id, applied):
-    """`_Incremental.merge` for the words of entry `win`; `applied[g]` gets the tokens removed."""
+def _merge(state, pc, win, new_id, applied, slots):
+    """`_Incremental.merge` for the words of entry `win`; `applied[g]` gets the tokens removed.
+    `slots` (2, symbols), all -1: scratch space of `_queue_fresh`, left all -1 again. Returns
+    (room still needed, 0 when merged; the count table, rehashed if it had to grow)."""
     flat, start, length, wcount, group, heap, meta, e_count, e_pair, e_seq, e_lo, e_hi, pool = state
     p = e_pair[win]
     a, b = p >> SHIFT, p & ((1 << SHIFT) - 1)
     size = _room_needed(pool, e_lo, e_hi, length, win)
     room = min(pool.size - meta[POOL], e_count.size - meta[ENTRIES], heap.size - meta[HEAP])
     if size > room:
-        return size  # nothing changed: the caller grows the arrays and calls again
+        return size, pc  # nothing changed: the caller grows the arrays and calls again
     fresh_key, fresh_word, n_fresh = np.empty(size, np.int64), np.empty(size, np.int64), 0
     for i in range(e_lo[win], e_hi[win]):
         w = pool[i]
+        if meta[PAIRS] + 2 * length[w] > pc[0].size >> 1:  # keep the count table half empty
+            pc = rehashed(pc, 2 * (meta[PAIRS] + 2 * length[w]))
         s, cnt = start[w], wcount[w]
         end, out, j, done = s + length[w], s, s, 0
         while j < end:
             if flat[j] == a and j + 1 < end and flat[j + 1] == b:
                 if out > s:  # the pair before; its left symbol is new_id if a merge just ended
                     prev = flat[out - 1]
-                    k = prev << SHIFT | a
-                    pc[k] = pc.get(k, 0) - cnt
+                    add(pc, meta, prev << SHIFT | a, -cnt)
                     k = prev << SHIFT | new_id
-                    pc[k] = pc.get(k, 0) + cnt
+                    add(pc, meta, k, cnt)
                     fresh_key[n_fresh], fresh_word[n_fresh] = k, w
                     n_fresh += 1
                 if j + 2 < end:  # the pair after, with the next symbol as it was
                     nxt = flat[j + 2]
-                    k = b << SHIFT | nxt
-                    pc[k] = pc.get(k, 0) - cnt
+                    add(pc, meta, b << SHIFT | nxt, -cnt)
                     k = new_id << SHIFT | nxt
-                    pc[k] = pc.get(k, 0) + cnt
+                    add(pc, meta, k, cnt)
                     fresh_key[n_fresh], fresh_word[n_fresh] = k, w
                     n_fresh += 1
                 flat[out] = new_id
@@ -177,24 +146,32 @@ def _merge(state, pc, win, new_id, applied):
             out += 1
         length[w] = out - s
         applied[group[w]] += done * cnt
-    _queue_fresh(state, pc, fresh_key, fresh_word, n_fresh)
-    return 0
+    _queue_fresh(state, pc, fresh_key, fresh_word, n_fresh, new_id, slots)
+    return 0, pc
 
 
 @njit(cache=True)
-def _queue_fresh(state, pc, fresh_key, fresh_word, n_fresh):
+def _slot_of(slots, k, new_id):
+    """Where `_queue_fresh` keeps the entry of pair k, one that contains new_id: (x, new_id) in
+    row 0 at x (so (new_id, new_id) too), (new_id, y) in row 1 at y. A dict per merge cost more."""
+    left, right = k >> SHIFT, k & MASK
+    return (0, left) if right == new_id else (1, right)
+
+
+@njit(cache=True)
+def _queue_fresh(state, pc, fresh_key, fresh_word, n_fresh, new_id, slots):
     """`push_all(fresh)`: one new entry per pair that gained occurrences (words in visit order)."""
     _, _, _, _, _, heap, meta, e_count, e_pair, e_seq, e_lo, e_hi, pool = state
-    slot = Dict.empty(types.int64, types.int64)  # pair -> its entry, in first-seen order
     first = meta[ENTRIES]
-    for i in range(n_fresh):
+    for i in range(n_fresh):  # pair -> its entry, in first-seen order
         k = fresh_key[i]
-        if k not in slot:
+        row, col = _slot_of(slots, k, new_id)
+        if slots[row, col] < 0:
             e = meta[ENTRIES]
             meta[ENTRIES] = e + 1
-            slot[k] = e
+            slots[row, col] = e
             e_pair[e], e_hi[e] = k, 0
-        e_hi[slot[k]] += 1  # occurrences for now
+        e_hi[slots[row, col]] += 1  # occurrences for now
     at = meta[POOL]
     for e in range(first, meta[ENTRIES]):
         e_lo[e] = at
@@ -202,61 +179,31 @@ def _queue_fresh(state, pc, fresh_key, fresh_word, n_fresh):
         e_hi[e] = e_lo[e]
     meta[POOL] = at
     for i in range(n_fresh):
-        e = slot[fresh_key[i]]
+        row, col = _slot_of(slots, fresh_key[i], new_id)
+        e = slots[row, col]
         pool[e_hi[e]] = fresh_word[i]
         e_hi[e] += 1
     for e in range(first, meta[ENTRIES]):
-        count = pc.get(e_pair[e], 0)
-        if count > 0:
+        row, col = _slot_of(slots, e_pair[e], new_id)
+        slots[row, col] = -1  # clean for the next merge
+        current = count(pc, e_pair[e])
+        if current > 0:
             meta[SEQ] += 1
-            e_count[e], e_seq[e] = count, meta[SEQ]
-            _push(heap, meta, e_count, e_pair, e_seq, e)
+            e_count[e], e_seq[e] = current, meta[SEQ]
+            push(heap, meta, e_count, e_pair, e_seq, e)
 
 
 @njit(cache=True)
-def _start(keys, totals, heap, meta, e_count, e_pair, e_seq):
+def _start(keys, totals, heap, meta, e_count, e_pair, e_seq, spare):
     """Pair counts and one heap entry per starting pair (entry e = e-th distinct pair)."""
-    pc = Dict.empty(types.int64, types.int64)
+    pc = table(keys.size + spare)
     for e in range(keys.size):
-        pc[keys[e]] = totals[e]
+        add(pc, meta, keys[e], totals[e])
         if totals[e] > 0:
             meta[SEQ] += 1
             e_count[e], e_pair[e], e_seq[e] = totals[e], keys[e], meta[SEQ]
-            _push(heap, meta, e_count, e_pair, e_seq, e)
+            push(heap, meta, e_count, e_pair, e_seq, e)
     return pc
-
-
-@njit(cache=True)
-def _hash(ubuf, lo, n):
-    """FNV-1a over the units `ubuf[lo : lo + n]` (what a symbol stands for)."""
-    h = np.uint64(14695981039346656037)
-    for i in range(lo, lo + n):
-        h = (h ^ np.uint64(ubuf[i])) * np.uint64(1099511628211)
-    return h
-
-
-@njit(cache=True)
-def _merged(a, b, next_id, symbols, ubuf, used, by_hash):
-    """`_Symbols.merged` on units: (id of a + b, reused?, next_id, ubuf, used)."""
-    u_lo, u_n, chain = symbols
-    n = u_n[a] + u_n[b]
-    if used + n > ubuf.size:
-        grown = np.zeros(max(2 * ubuf.size, used + n), np.int64)
-        grown[:used] = ubuf[:used]
-        ubuf = grown
-    ubuf[used : used + u_n[a]] = ubuf[u_lo[a] : u_lo[a] + u_n[a]]
-    ubuf[used + u_n[a] : used + n] = ubuf[u_lo[b] : u_lo[b] + u_n[b]]
-    h = _hash(ubuf, used, n)
-    head = by_hash[h] if h in by_hash else -1
-    s = head
-    while s >= 0:  # same hash: the same units, unless a (vanishingly rare) collision
-        if u_n[s] == n and np.array_equal(ubuf[u_lo[s] : u_lo[s] + n], ubuf[used : used + n]):
-            return s, True, next_id, ubuf, used
-        s = chain[s]
-    new = next_id
-    u_lo[new], u_n[new], chain[new] = used, n, head
-    by_hash[h] = new
-    return new, False, next_id + 1, ubuf, used + n
 
 
 @njit(cache=True)
@@ -288,14 +235,8 @@ def _grown(state, need):
 def _run(state, pc, max_new, top_k, n_groups, next_id, reuse, symbols, ubuf, used):
     """The merge loop (`train_bpe`'s), all of it: returns the final state and per step
     (left, right, new_id, count, reused), the candidates found and tokens removed per group."""
-    by_hash = Dict.empty(types.uint64, types.int64)
-    if reuse:  # the starting symbols, in id order: a later one with the same units wins
-        u_lo, u_n, chain = symbols
-        for s in range(u_n.size):
-            if u_n[s] > 0:
-                h = _hash(ubuf, u_lo[s], u_n[s])
-                chain[s] = by_hash[h] if h in by_hash else -1
-                by_hash[h] = s
+    by_units = starting_units(symbols, ubuf)  # hash of units -> newest symbol
+    slots = np.full((2, symbols[0].size), -1, np.int64)
     rows = max_new + 16
     steps = np.zeros((rows, 5), np.int64)
     found = np.zeros((rows, max(top_k, 1), 2), np.int64)
@@ -316,16 +257,16 @@ def _run(state, pc, max_new, top_k, n_groups, next_id, reuse, symbols, ubuf, use
         p, count = e_pair[win], e_count[win]
         left, right = p >> SHIFT, p & MASK
         if reuse:
-            new_id, reused, next_id, ubuf, used = _merged(
-                left, right, next_id, symbols, ubuf, used, by_hash
+            new_id, reused, next_id, ubuf, used = merged_symbol(
+                left, right, next_id, symbols, ubuf, used, by_units
             )
         else:
             new_id, reused, next_id = next_id, False, next_id + 1
         created += 0 if reused else 1
-        need = _merge(state, pc, win, new_id, applied[n])
+        need, pc = _merge(state, pc, win, new_id, applied[n], slots)
         while need > 0:
             state = _grown(state, need)
-            need = _merge(state, pc, win, new_id, applied[n])
+            need, pc = _merge(state, pc, win, new_id, applied[n], slots)
         steps[n, 0], steps[n, 1], steps[n, 2], steps[n, 3] = left, right, new_id, count
         steps[n, 4] = 1 if reused else 0
         n += 1
@@ -340,7 +281,7 @@ def train_fast(
     first_new_id: int,
     units: Mapping[int, Sequence[int]] | None,
     top_k: int = 0,
-) -> tuple[list[tuple[int, int, int, int, bool, tuple[int, ...]]], list, list[list[int]], int]:
+) -> tuple[list[tuple[int, int, int, int, bool, tuple[int, ...]]], Sequence, list[list[int]], int]:
     """Run the merge loop; returns (steps as (left, right, new_id, count, reused, tokens
     removed per group), candidates per step as ((left, right, count), ...), the final words,
     how often the arrays grew).
@@ -370,22 +311,40 @@ def train_fast(
             steps.tolist(), applied.tolist(), strict=True
         )
     ]
-    candidates = _candidates(found, n_found) if top_k else []
+    candidates = CandidateRows(found, n_found) if top_k else []
     return raw, candidates, _final_words(state, len(words)), int(state[6][GROWN])
 
 
-def _candidates(found: np.ndarray, n_found: np.ndarray) -> list[tuple[tuple[int, int, int], ...]]:
-    rows = found.tolist()
-    return [
-        tuple((q >> SHIFT, q & MASK, c) for q, c in row[:k])
-        for row, k in zip(rows, n_found.tolist(), strict=True)
-    ]
+class CandidateRows(Sequence):
+    """Per step, the best pairs as ((left, right, count), ...), winner first, read from the
+    compiled loop's arrays when asked: turning every step into tuples up front (~20,000 at 4k
+    merges) cost about a tenth of a whole training. Equal to a list holding the same rows."""
+
+    def __init__(self, found: np.ndarray, n_found: np.ndarray) -> None:
+        self.found, self.n_found = found, n_found  # (steps, top_k, 2) pair keys and counts
+
+    def __len__(self) -> int:
+        return len(self.n_found)
+
+    def __getitem__(self, step):  # an int (one step) or a slice (a list of steps)
+        if isinstance(step, slice):
+            return [self[i] for i in range(*step.indices(len(self)))]
+        rows = self.found[step, : self.n_found[step]].tolist()
+        return tuple((q >> SHIFT, q & MASK, c) for q, c in rows)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable arrays inside, like a list
 
 
 def _initial_state(words, counts, groups):
     """Flat words, entry arrays with one entry per starting pair (its words in order), the heap."""
     lens = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-    flat = np.fromiter(chain.from_iterable(words), dtype=np.int64, count=int(lens.sum()))
+    if all(isinstance(w, bytes) for w in words):  # byte-level BPE: read the bytes at C speed
+        flat = np.frombuffer(b"".join(words), np.uint8).astype(np.int64)
+    else:
+        flat = np.fromiter(chain.from_iterable(words), dtype=np.int64, count=int(lens.sum()))
     start = np.zeros(len(words), np.int64)
     np.cumsum(lens[:-1], out=start[1:])
     word_of = np.repeat(np.arange(len(words), dtype=np.int64), lens)
@@ -406,9 +365,10 @@ def _initial_state(words, counts, groups):
     pool = np.zeros(len(keys) + SLACK, np.int64)
     pool[: len(keys)] = wids
     group = np.zeros(len(words), np.int64) if groups is None else np.asarray(groups, np.int64)
-    meta = np.array([0, len(uniq), len(keys), 0, 0], np.int64)
+    meta = np.zeros(META_SLOTS, np.int64)
+    meta[ENTRIES], meta[POOL] = len(uniq), len(keys)
     heap = np.zeros(cap, np.int64)
-    pc = _start(uniq.astype(np.int64), totals.astype(np.int64), heap, meta, *e[:3])
+    pc = _start(uniq.astype(np.int64), totals.astype(np.int64), heap, meta, *e[:3], SLACK)
     return (flat, start, lens, wcount, group, heap, meta, *e, pool), pc
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import operator
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,7 +91,7 @@ class CharBPETokenizer(Tokenizer):
         self.lowercase = lowercase  # fold case before splitting (accents are kept)
         self._set([], [])
         self.stats: TrainingStats | None = None
-        self._candidates: list[tuple[tuple[int, int, int], ...]] = []
+        self._candidates: Sequence[tuple[tuple[int, int, int], ...]] = []
 
     def _set(self, alphabet: list[str], merges: list[CharMerge]) -> None:
         self.merges = merges
