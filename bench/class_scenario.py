@@ -352,7 +352,7 @@ def class_rows(numbers: dict, options) -> list[tuple[str, str]]:  # noqa: ANN001
     for i, (health, peak) in enumerate(zip(numbers["health"], numbers["peak_rss"], strict=True)):
         rows.append((f"replica {i + 1} /_stcore/health", fmt(health)))
         rows.append((f"replica {i + 1} peak RSS", mb(peak)))
-    every = f"every {options.teacher_every:g} s" if options.teacher_every else "its own 2 s"
+    every = f"every {options.teacher_every:g} s" if options.teacher_every else "its own tick"
     rows.append((f"teacher's panel run ({every})", fmt(numbers["teacher_panel_runs"])))
     rows.append(("students' bar runs (every 3 s)", fmt(numbers["student_bar_runs"])))
     rows.append(("student fragment reruns sent", str(numbers["student_fragment_reruns"])))
