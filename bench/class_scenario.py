@@ -4,7 +4,7 @@ The class is made and its poll asked through `ClassStore` on the servers' own da
 teacher's "Ask the class" button calls); everything a person sees goes through the websockets:
 
 1. N students open ``/?class=CODE&name=sNN`` spread over `join_window` seconds (a room scanning
-   the QR code); the teacher's tab has the teacher link and its panel (a fragment, every 2 s, as
+   the QR code); the teacher's tab has the teacher link and its panel (a fragment, every second, as
    the browser sends it) must say "Joined: N". With two or more replicas students alternate
    between them and the teacher is on the first.
 2. With `kill`: the last replica is killed (SIGKILL, a crash) after the join; each of its
@@ -13,7 +13,7 @@ teacher's "Ask the class" button calls); everything a person sees goes through t
 3. `polls` times: a poll is asked; once every student's bar (a fragment, every 3 s) shows it, all
    answer at once (a rerun of that fragment with the radio's value and the send button's
    trigger). Measured: seconds from the last answer sent until the teacher's panel reads "N of N
-   answered" (its 2 s cadence included, as a teacher sees it), and until the database's tally
+   answered" (its 1 s cadence included, as a teacher sees it), and until the database's tally
    has N; how many answers the database counted; how many students were told theirs is in.
 4. 30 results are posted to a class experiment at once (`ClassStore.post_result`, what the Train
    page calls); seconds until the teacher's board reads "Leaderboard · runs: 30".
