@@ -85,6 +85,8 @@ class TrainStep:
     nsp_loss: float | None = None
     sim_loss: float | None = None  # cosine vs score/5 (MSE) or CoSENT
     mnr_loss: float | None = None  # in-batch negatives
+    en_loss: float | None = None  # distillation: English sentence vs the teacher's vector
+    zh_loss: float | None = None  # distillation: its translation vs the teacher's vector
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,9 @@ class EvalRecord:
     dev_spearman: float | None = None
     dev_pearson: float | None = None
     dev_loss: float | None = None
+    dev_spearman_en: float | None = None  # distillation: dev Spearman per language
+    dev_spearman_zh: float | None = None
+    unk_share: float | None = None  # distillation: share of [UNK] tokens in Chinese text
 
 
 Record = TrainStep | EvalRecord

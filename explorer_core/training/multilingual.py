@@ -1,0 +1,241 @@
+"""MiniLM learns Chinese: multilingual knowledge distillation in place (Reimers & Gurevych 2020).
+
+all-MiniLM-L6-v2 is English-only: most characters of a Chinese sentence are [UNK] to it. The recipe
+makes a *student* that reads Chinese and puts a sentence and its translation on the same vector:
+
+1. the student starts as MiniLM itself, its vocabulary extended with Chinese characters
+   (`vocab_extension`): every old id and row unchanged, each new row starting at the mean of the
+   Chinese rows MiniLM already had;
+2. the *teacher* is MiniLM as it was (frozen): for each English sentence s of a parallel pair
+   (s, t) it gives the target vector T(s), computed once before training;
+3. the student S is trained so that both the sentence and its translation land on that vector::
+
+       loss = MSE(S(s), T(s)) + MSE(S(t), T(s))        (mean over the batch and the H features)
+
+   with mean pooling and unit-length vectors (as MiniLM is used), so each term is
+   (2 - 2 cos) / H: the student's cosine to the teacher's vector, and nothing else.
+
+The first term keeps the English space where it was; the second pulls Chinese into it. Everything
+runs on our own BERT and tokenizer, through the shared `Loop` (seeded batches and dropout, a time
+budget, a stop flag, a callback per step and per evaluation).
+
+In use (a sketch; the tests run the real thing)::
+
+    ckpt = distil(builtin_parallel_pairs(), MultilingualConfig(epochs=6), callback=print)
+    save_checkpoint(ckpt, "minilm-zh/");  load_checkpoint("minilm-zh/").cosine("猫", "cat")
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import torch
+import torch.nn.functional as F
+
+from explorer_core.bert.model import BertModel
+from explorer_core.bert.pooling import SentenceEncoder
+from explorer_core.bert.weights import load_weights
+from explorer_core.inputs.datasets import SentencePair, builtin_corpus, builtin_sts_pairs
+from explorer_core.inputs.parallel import ParallelPair
+from explorer_core.inputs.vocab import BertVocab
+from explorer_core.tokenization.wordpiece import WordPieceTokenizer
+from explorer_core.training.checkpoint import Checkpoint
+from explorer_core.training.devices import resolve_device
+from explorer_core.training.finetune import _Batches, embed_rows, evaluate_pairs
+from explorer_core.training.loop import Callback, EvalRecord, Loop, LoopConfig
+from explorer_core.training.vocab_extension import (
+    ROW_INITS,
+    chinese_entries,
+    cjk_ids,
+    extend_rows,
+    extend_vocabulary,
+)
+
+PHASE = "multilingual"
+WORD_KEY = "embeddings.word_embeddings.weight"
+
+
+@dataclass(frozen=True)
+class MultilingualConfig(LoopConfig):
+    # Chosen with bench/multilingual.py (see its docstring for the runs behind these values).
+    steps: int | None = None  # None: `epochs` passes over the pairs (or the time budget alone)
+    epochs: float | None = 6.0  # passes over the parallel pairs; None: steps / time budget decide
+    learning_rate: float = 5e-5  # Sentence-BERT's rate for fine-tuning a pretrained encoder
+    eval_every: int = 0  # steps between evaluations; 0: once per epoch (and always at the end)
+    init: str = "cjk-mean"  # where new embedding rows start (vocab_extension.ROW_INITS)
+    max_length: int = 64  # tokens per sentence; the shipped pairs need at most ~45
+
+    def __post_init__(self) -> None:
+        if self.epochs is not None and self.epochs <= 0:
+            raise ValueError(f"epochs must be positive, got {self.epochs}")
+        if self.init not in ROW_INITS:
+            raise ValueError(f"init must be one of {', '.join(ROW_INITS)}, got {self.init!r}")
+        if self.steps is None and self.time_budget is None:
+            if self.epochs is None:
+                raise ValueError("Give epochs, steps or a time budget, or training never ends")
+            replace(self, steps=1)  # validates the other fields with a step budget
+            return
+        super().__post_init__()
+
+    def total_steps(self, n_pairs: int) -> int | None:
+        """The step budget for `n_pairs` pairs: `steps`, else `epochs` passes (None: clock only).
+
+        >>> MultilingualConfig(epochs=2, batch_size=32).total_steps(100)  # 4 batches per epoch
+        8
+        """
+        if self.steps is not None:
+            return self.steps
+        if self.epochs is None:
+            return None
+        return max(1, math.ceil(self.epochs * math.ceil(n_pairs / self.batch_size)))
+
+
+def distillation_loss(
+    source: torch.Tensor, target: torch.Tensor, teacher: torch.Tensor
+) -> dict[str, torch.Tensor]:
+    """The two MSE terms: student's source vectors and translations vs the teacher's vectors.
+
+    All (B, H). `en_loss` = MSE(source, teacher), `zh_loss` = MSE(target, teacher), `loss` their sum.
+
+    >>> t = torch.tensor([[1.0, 0.0]])
+    >>> parts = distillation_loss(t, torch.tensor([[0.0, 1.0]]), t)
+    >>> {k: float(v) for k, v in parts.items()}
+    {'en_loss': 0.0, 'zh_loss': 1.0, 'loss': 1.0}
+    """
+    en, zh = F.mse_loss(source, teacher), F.mse_loss(target, teacher)
+    return {"en_loss": en, "zh_loss": zh, "loss": en + zh}
+
+
+def unk_share(tokenizer: WordPieceTokenizer, texts: Sequence[str]) -> float:
+    """The fraction of tokens of `texts` that are [UNK] (0.0 for no tokens).
+
+    >>> tok = WordPieceTokenizer.from_dict({"vocab": {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2,
+    ...     "[SEP]": 3, "[MASK]": 4, "猫": 5}, "lowercase": True})
+    >>> unk_share(tok, ["猫狗", "猫"])
+    0.3333333333333333
+    """
+    unk, total = tokenizer.token_to_id("[UNK]"), 0
+    count = 0
+    for text in texts:
+        ids = tokenizer.encode(text)
+        total += len(ids)
+        count += sum(1 for i in ids if i == unk)
+    return count / total if total else 0.0
+
+
+def chinese_student(
+    base: str = "minilm", texts: Sequence[str] = (), init: str = "cjk-mean"
+) -> tuple[BertModel, WordPieceTokenizer, WordPieceTokenizer]:
+    """(student, its tokenizer, the base's tokenizer): the base model with Chinese entries added
+    (GB 2312 level 1, its symbols, and the characters of `texts`) and their rows initialised."""
+    from explorer_core.training.base_models import describe, load_weights_of
+
+    described = describe(base)
+    if described is None or not isinstance(described.tokenizer, WordPieceTokenizer):
+        raise ValueError(f"{base!r} is not a pretrained WordPiece model: start from minilm")
+    old = described.tokenizer
+    entries = chinese_entries(old, texts)
+    tokenizer = extend_vocabulary(old, entries)
+    weights = load_weights_of(base)
+    like = [i for i in cjk_ids(old) if i < weights[WORD_KEY].shape[0]]
+    weights[WORD_KEY] = extend_rows(weights[WORD_KEY], len(entries), init, like)
+    config = replace(described.config, vocab_size=weights[WORD_KEY].shape[0])
+    model = BertModel(config, initialize=False)
+    load_weights(model, weights)
+    return model, tokenizer, old
+
+
+def default_dev() -> list[SentencePair]:
+    """The built-in scored pairs' dev split (English and Chinese), for the live curve."""
+    return [p for p in builtin_sts_pairs() if p.split == "dev"]
+
+
+def default_unk_texts() -> list[str]:
+    """Ordinary Chinese prose the project ships (its Chinese corpus), for the [UNK] share."""
+    return [line for line in builtin_corpus("zh").splitlines() if line.strip()]
+
+
+def _evaluator(
+    encoder: SentenceEncoder, tokenizer: WordPieceTokenizer, dev: Sequence[SentencePair],
+    unk_texts: Sequence[str], max_length: int,
+):  # fmt: skip
+    vocab = BertVocab.of(tokenizer)
+    by_lang = {lang: [p for p in dev if p.lang == lang] for lang in ("en", "zh")}
+    share = unk_share(tokenizer, unk_texts)  # the vocabulary does not change while training
+
+    def eval_fn(step: int, seconds: float) -> EvalRecord:
+        rho = {
+            lang: evaluate_pairs(encoder, tokenizer, pairs, max_length, vocab)[0]
+            if len(pairs) >= 3 else None
+            for lang, pairs in by_lang.items()
+        }  # fmt: skip
+        return EvalRecord(PHASE, step, seconds, dev_spearman=rho["zh"],
+                          dev_spearman_en=rho["en"], dev_spearman_zh=rho["zh"],
+                          unk_share=share)  # fmt: skip
+
+    return eval_fn
+
+
+def distil(
+    pairs: Sequence[ParallelPair],
+    config: MultilingualConfig | None = None,
+    *,
+    base: str = "minilm",
+    device: str = "auto",
+    dev: Sequence[SentencePair] | None = None,
+    unk_texts: Sequence[str] | None = None,
+    callback: Callback | None = None,
+    stop: threading.Event | None = None,
+) -> Checkpoint:
+    """Train a Chinese-reading student of `base` on parallel `pairs`; return it as a Checkpoint.
+
+    `dev` (default: the built-in dev pairs) is scored per language at step 0, every evaluation
+    and at the end; `unk_texts` (default: the built-in Chinese corpus) gives the [UNK] share. Each
+    `TrainStep` carries `en_loss` and `zh_loss`; each `EvalRecord` `dev_spearman_en`,
+    `dev_spearman_zh` (also `dev_spearman`) and `unk_share`. Same seed and a step budget give the
+    same losses. `ckpt.log["multilingual"]` holds the whole log.
+    """
+    config = config or MultilingualConfig()
+    if not pairs:
+        raise ValueError("There are no parallel pairs to learn from")
+    dev = default_dev() if dev is None else dev
+    unk_texts = default_unk_texts() if unk_texts is None else unk_texts
+    texts = [p.target for p in pairs] + [p.source for p in pairs]
+    model, tokenizer, old = chinese_student(base, texts, config.init)
+    model = model.to(resolve_device(device))
+    encoder = SentenceEncoder(model, "mean", normalize=True)
+    vocab, old_vocab = BertVocab.of(tokenizer), BertVocab.of(old)
+    source = [vocab.content_ids(tokenizer, p.source) for p in pairs]
+    target = [vocab.content_ids(tokenizer, p.target) for p in pairs]
+    # subtle: the teacher is the base model as it was; the student's old rows are still equal to
+    # it before the first step, so reading the English with the *old* tokenizer's ids (a
+    # character the teacher did not know stays [UNK]) gives exactly the teacher's vectors.
+    teacher = [old_vocab.content_ids(old, p.source) for p in pairs]
+    targets = embed_rows(encoder, old_vocab, teacher, max_length=config.max_length)  # (N, H)
+    steps = config.total_steps(len(pairs))
+    per_epoch = math.ceil(len(pairs) / config.batch_size)
+    loop_config = replace(config, steps=steps, eval_every=config.eval_every or per_epoch)
+    batches = _Batches(len(pairs), config.batch_size, config.seed)
+
+    def step_fn(step: int) -> dict[str, torch.Tensor]:
+        idx = batches.next()
+        run_on = next(model.parameters()).device
+        vectors = []
+        for side in (source, target):  # subtle: two passes, each padded to its own longest row
+            rows = vocab.rows([side[i] for i in idx], max_length=config.max_length)  # (B, T)
+            vectors.append(encoder(rows.input_ids.to(run_on), rows.attention_mask.to(run_on)))
+        return distillation_loss(vectors[0], vectors[1], targets[idx].to(run_on))  # (B, H) each
+
+    eval_fn = _evaluator(encoder, tokenizer, dev, unk_texts, config.max_length)
+    loop = Loop(PHASE, encoder, loop_config, step_fn, eval_fn, callback, stop, encoder=model)
+    with torch.no_grad():
+        first = eval_fn(0, 0.0)  # where the curve starts: MiniLM with the new rows, untrained
+    if callback is not None:
+        callback(first)
+    log = loop.run()
+    log.evals.insert(0, first)
+    label = f"MiniLM + Chinese ({len(pairs)} parallel pairs, {len(log.steps)} steps)"
+    return Checkpoint(model, tokenizer, "mean", label, {PHASE: log}, max_length=256)
