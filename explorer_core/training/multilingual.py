@@ -21,8 +21,8 @@ budget, a stop flag, a callback per step and per evaluation).
 
 In use (a sketch; the tests run the real thing)::
 
-    ckpt = distil(builtin_parallel_pairs(), MultilingualConfig(epochs=6), callback=print)
-    save_checkpoint(ckpt, "minilm-zh/");  load_checkpoint("minilm-zh/").cosine("猫", "cat")
+    ckpt = build_chinese_minilm("minilm-zh/", callback=print)   # the shipped pairs, saved
+    load_checkpoint("minilm-zh/").cosine("一个男人在弹吉他。", "A man is playing a guitar.")
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import torch
 import torch.nn.functional as F
@@ -39,10 +40,10 @@ from explorer_core.bert.model import BertModel
 from explorer_core.bert.pooling import SentenceEncoder
 from explorer_core.bert.weights import load_weights
 from explorer_core.inputs.datasets import SentencePair, builtin_corpus, builtin_sts_pairs
-from explorer_core.inputs.parallel import ParallelPair
+from explorer_core.inputs.parallel import ParallelPair, builtin_parallel_pairs
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization.wordpiece import WordPieceTokenizer
-from explorer_core.training.checkpoint import Checkpoint
+from explorer_core.training.checkpoint import Checkpoint, save_checkpoint
 from explorer_core.training.devices import resolve_device
 from explorer_core.training.finetune import _Batches, embed_rows, evaluate_pairs
 from explorer_core.training.loop import Callback, EvalRecord, Loop, LoopConfig
@@ -98,7 +99,8 @@ def distillation_loss(
 ) -> dict[str, torch.Tensor]:
     """The two MSE terms: student's source vectors and translations vs the teacher's vectors.
 
-    All (B, H). `en_loss` = MSE(source, teacher), `zh_loss` = MSE(target, teacher), `loss` their sum.
+    All (B, H). `en_loss` = MSE(source, teacher), `zh_loss` = MSE(target, teacher), `loss` is
+    their sum.
 
     >>> t = torch.tensor([[1.0, 0.0]])
     >>> parts = distillation_loss(t, torch.tensor([[0.0, 1.0]]), t)
@@ -239,3 +241,39 @@ def distil(
     log.evals.insert(0, first)
     label = f"MiniLM + Chinese ({len(pairs)} parallel pairs, {len(log.steps)} steps)"
     return Checkpoint(model, tokenizer, "mean", label, {PHASE: log}, max_length=256)
+
+
+def build_chinese_minilm(
+    out: str | Path,
+    config: MultilingualConfig | None = None,
+    *,
+    pairs: Sequence[ParallelPair] | None = None,
+    device: str = "auto",
+    dev: Sequence[SentencePair] | None = None,
+    callback: Callback | None = None,
+    stop: threading.Event | None = None,
+) -> Checkpoint:
+    """Distil MiniLM on `pairs` (default: the shipped `parallel_en_zh.tsv`) and save the student
+    into `out` (`checkpoint.save_checkpoint`); `checkpoint.load_checkpoint(out)` loads it back."""
+    pairs = builtin_parallel_pairs() if pairs is None else pairs
+    ckpt = distil(pairs, config, device=device, dev=dev, callback=callback, stop=stop)
+    save_checkpoint(ckpt, out)
+    return ckpt
+
+
+def summarize(ckpt: Checkpoint) -> dict[str, object]:
+    """The figures of a distillation run: steps, seconds, the last evaluation, the vocabulary."""
+    log = ckpt.log[PHASE]
+    last = log.evals[-1] if log.evals else None
+    first = log.evals[0] if log.evals else None
+    return {
+        "steps": len(log.steps),
+        "seconds": round(log.seconds, 2),
+        "stop_reason": log.stop_reason,
+        "vocab_size": ckpt.config.vocab_size,
+        "loss": log.steps[-1].loss if log.steps else None,
+        "dev_spearman_zh_before": first.dev_spearman_zh if first else None,
+        "dev_spearman_zh": last.dev_spearman_zh if last else None,
+        "dev_spearman_en": last.dev_spearman_en if last else None,
+        "unk_share_zh": last.unk_share if last else None,
+    }
