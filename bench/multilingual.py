@@ -61,6 +61,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--learning-rate", type=float, default=MultilingualConfig.learning_rate)
     parser.add_argument("--batch-size", type=int, default=MultilingualConfig.batch_size)
     parser.add_argument("--init", default=MultilingualConfig.init)
+    parser.add_argument("--embedding-lr-scale", type=float,
+                        default=MultilingualConfig.embedding_lr_scale)  # fmt: skip
     parser.add_argument("--limit", type=int, help="use only the first N parallel pairs")
     parser.add_argument("--parallel", type=Path, help="parallel file (default: the shipped one)")
     parser.add_argument("--seed", type=int, default=0)
@@ -111,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     config = MultilingualConfig(
         epochs=args.epochs, steps=args.steps, time_budget=args.time_budget,
         learning_rate=args.learning_rate, batch_size=args.batch_size, init=args.init,
-        seed=args.seed,
+        embedding_lr_scale=args.embedding_lr_scale, seed=args.seed,
     )  # fmt: skip
     per_epoch = -(-len(parallel) // args.batch_size)
     curve, start = [], time.perf_counter()
@@ -136,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         save_checkpoint(ckpt, args.out)
     result = {
         "config": {k: getattr(config, k) for k in ("epochs", "steps", "time_budget",
-                   "learning_rate", "batch_size", "init", "seed")},
+                   "learning_rate", "batch_size", "init", "embedding_lr_scale", "seed")},
         "parallel_pairs": len(parallel), "eval_on": args.eval_on, "seconds": seconds,
         "steps": len(ckpt.log["multilingual"].steps), "minilm": before, "student": after,
         "curve": curve, "load_before": load,

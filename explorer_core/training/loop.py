@@ -191,18 +191,26 @@ def seeded(seed: int) -> Iterator[None]:
         yield
 
 
-def make_optimizer(model: nn.Module, config: LoopConfig) -> torch.optim.AdamW:
-    """AdamW with weight decay on matrices only (not on biases, LayerNorm or embeddings' norms)."""
-    decay, no_decay = [], []
+def make_optimizer(
+    model: nn.Module, config: LoopConfig, lr_scales: dict[str, float] | None = None
+) -> torch.optim.AdamW:
+    """AdamW with weight decay on matrices only (not on biases, LayerNorm or embeddings' norms).
+
+    `lr_scales` maps parameter names (as `model.named_parameters()` gives them) to a multiplier of
+    the learning rate, kept in their group as "lr_scale" (the loop's schedule applies it).
+    """
+    lr_scales = lr_scales or {}
+    groups: dict[tuple[bool, float], list[nn.Parameter]] = {}
     for name, param in model.named_parameters():
         if not param.requires_grad:
             continue
-        (no_decay if param.dim() < 2 or "LayerNorm" in name else decay).append(param)
-    groups = [
-        {"params": decay, "weight_decay": config.weight_decay},
-        {"params": no_decay, "weight_decay": 0.0},
-    ]
-    return torch.optim.AdamW(groups, lr=config.learning_rate)
+        decay = not (param.dim() < 2 or "LayerNorm" in name)
+        groups.setdefault((decay, lr_scales.get(name, 1.0)), []).append(param)
+    return torch.optim.AdamW(
+        [{"params": params, "weight_decay": config.weight_decay if decay else 0.0,
+          "lr_scale": scale} for (decay, scale), params in groups.items()],
+        lr=config.learning_rate,
+    )  # fmt: skip
 
 
 Snapshot = Callable[[str, int, nn.Module], None]  # (phase, step, BertModel) -> None
@@ -222,6 +230,7 @@ class Loop:
     stop: threading.Event | None = None
     on_snapshot: Snapshot | None = None
     encoder: nn.Module | None = None  # the BertModel handed to `on_snapshot` (default: model)
+    lr_scales: dict[str, float] | None = None  # learning-rate multipliers by parameter name
 
     def _snapshot(self, step: int) -> None:
         if self.on_snapshot is not None and self.config.snapshot_every:
@@ -254,7 +263,7 @@ class Loop:
 
     def _run(self) -> TrainLog:
         cfg, log = self.config, TrainLog()
-        optimizer = make_optimizer(self.model, cfg)
+        optimizer = make_optimizer(self.model, cfg, self.lr_scales)
         params = [p for p in self.model.parameters() if p.requires_grad]
         start, step = time.perf_counter(), 0
         self.model.train()
@@ -276,7 +285,7 @@ class Loop:
             progress = self.progress(step + 0.5, elapsed)  # mid-step: the first step is not lr 0
             lr = cfg.learning_rate * lr_factor(progress, cfg.warmup, cfg.schedule)
             for group in optimizer.param_groups:
-                group["lr"] = lr
+                group["lr"] = lr * group.get("lr_scale", 1.0)
             optimizer.zero_grad(set_to_none=True)
             parts = self.step_fn(step)
             parts["loss"].backward()
