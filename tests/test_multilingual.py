@@ -211,3 +211,14 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, extra, message):
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
     assert message in err
+
+
+def test_learning_rate_multipliers_by_parameter_name():
+    from torch import nn
+
+    from explorer_core.training.loop import LoopConfig, make_optimizer
+
+    layer = nn.Linear(3, 2)
+    optimizer = make_optimizer(layer, LoopConfig(learning_rate=0.01), {"weight": 20.0})
+    scales = {id(p): g["lr_scale"] for g in optimizer.param_groups for p in g["params"]}
+    assert scales == {id(layer.weight): 20.0, id(layer.bias): 1.0}
