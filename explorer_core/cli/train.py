@@ -165,7 +165,7 @@ def add_multilingual_parser(tasks: argparse._SubParsersAction) -> None:
     """`train multilingual`: MiniLM learns Chinese from parallel pairs (training.multilingual)."""
     ml = tasks.add_parser("multilingual", help="teach MiniLM Chinese by distillation")
     ml.add_argument("--parallel", help="English<TAB>translation file (default: the shipped pairs)")
-    ml.add_argument("--epochs", type=float, help="passes over the pairs (default 6)")
+    ml.add_argument("--epochs", type=float, help="passes over the pairs (default 3)")
     ml.add_argument("--steps", type=int, help="optimiser steps instead of epochs")
     ml.add_argument("--time-budget", type=float, help="seconds of training at most")
     ml.add_argument("--learning-rate", type=float, help="default 5e-5")

@@ -63,13 +63,13 @@ WORD_KEY = "embeddings.word_embeddings.weight"
 class MultilingualConfig(LoopConfig):
     # Chosen with bench/multilingual.py (see its docstring for the runs behind these values).
     steps: int | None = None  # None: `epochs` passes over the pairs (or the time budget alone)
-    epochs: float | None = 6.0  # passes over the parallel pairs; None: steps / time budget decide
+    epochs: float | None = 3.0  # passes over the parallel pairs; None: steps / time budget decide
     learning_rate: float = 5e-5  # Sentence-BERT's rate for fine-tuning a pretrained encoder
     eval_every: int = 0  # steps between evaluations; 0: once per epoch (and always at the end)
     init: str = "cjk-mean"  # where new embedding rows start (vocab_extension.ROW_INITS)
     # subtle: at 5e-5 a row moves ~0.03 per feature in 600 steps, while MiniLM's rows are ~0.05
     # apart per feature: the new rows would barely leave their start. Their table learns faster.
-    embedding_lr_scale: float = 20.0  # learning rate of the word-embedding table / the rest's
+    embedding_lr_scale: float = 60.0  # learning rate of the word-embedding table / the rest's
     length_pool: int = 8  # batches are cut from pools of this many batches sorted by length:
     # on the shipped pairs an epoch computes 1.20x the real tokens instead of 1.51x; 1: shuffle
     max_length: int = 64  # tokens per sentence; the shipped pairs need at most ~45
