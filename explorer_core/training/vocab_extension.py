@@ -19,6 +19,8 @@ character that used to make its whole word [UNK].
 >>> bigger = extend_vocabulary(tok, ["狗", "。"])
 >>> bigger.encode("cat 猫狗。"), bigger.token_to_id("cat")
 ([5, 6, 7, 8], 5)
+>>> unk_share(tok, ["cat 猫狗。"]), unk_share(bigger, ["cat 猫狗。"])  # of the tokens
+(0.5, 0.0)
 
 The candidate characters come from the data and from GB 2312, the standard set of simplified
 Chinese characters, which Python's `gb2312` codec enumerates without any data file: level 1 holds
@@ -149,3 +151,20 @@ def extend_rows(
     rows = weight[list(like)] if init == "cjk-mean" and like else weight
     start = rows.mean(dim=0, keepdim=True).expand(n_new, -1)  # (n_new, H)
     return torch.cat([weight, start]).clone()
+
+
+def unk_share(tokenizer: WordPieceTokenizer, texts: Sequence[str]) -> float:
+    """The fraction of tokens of `texts` that are [UNK] (0.0 for no tokens).
+
+    >>> tok = WordPieceTokenizer.from_dict({"vocab": {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2,
+    ...     "[SEP]": 3, "[MASK]": 4, "猫": 5}, "lowercase": True})
+    >>> unk_share(tok, ["猫狗", "猫"])
+    0.3333333333333333
+    """
+    unk, total = tokenizer.token_to_id("[UNK]"), 0
+    count = 0
+    for text in texts:
+        ids = tokenizer.encode(text)
+        total += len(ids)
+        count += sum(1 for i in ids if i == unk)
+    return count / total if total else 0.0
