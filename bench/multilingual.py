@@ -3,6 +3,7 @@
     python bench/multilingual.py DATA_FILE [--eval-on dev|test] [--epochs 6] [--time-budget S]
         [--steps N] [--learning-rate X] [--batch-size N] [--init cjk-mean|mean] [--limit N]
         [--parallel FILE] [--seed S] [--out DIR] [--json]
+    python bench/multilingual.py DATA_FILE --model DIR     (score a saved model, no training)
 
 DATA_FILE: a wide bilingual STS table (`sentence1_en`, `sentence2_en`, `sentence1_zh`, ...,
 `score`, `split`), as bench/sts_quality.py reads it. Nothing of it is trained on: the student
@@ -67,6 +68,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--parallel", type=Path, help="parallel file (default: the shipped one)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="save the student here")
+    parser.add_argument("--model", type=Path,
+                        help="only score this saved model (e.g. from `train multilingual`)")  # fmt: skip
     parser.add_argument("--json", action="store_true")
     return parser.parse_args(argv)
 
@@ -108,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     parallel = parallel[: args.limit] if args.limit else parallel
     load = [round(x, 2) for x in os.getloadavg()]
     print(f"load average {load}; {len(parallel)} parallel pairs", file=sys.stderr)
+    if args.model:
+        from explorer_core.training.checkpoint import load_checkpoint
+
+        scored = {"model": str(args.model), **report(load_checkpoint(args.model), splits, zh_texts)}
+        print(json.dumps(scored, ensure_ascii=False) if args.json else scored)
+        return 0
     before = report(minilm(), splits, zh_texts)
     print(f"MiniLM as is: {before}", file=sys.stderr)
     config = MultilingualConfig(
