@@ -68,8 +68,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--parallel", type=Path, help="parallel file (default: the shipped one)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="save the student here")
-    parser.add_argument("--model", type=Path,
-                        help="only score this saved model (e.g. from `train multilingual`)")  # fmt: skip
+    parser.add_argument("--model", type=Path, help="only score this saved model (no training)")
     parser.add_argument("--json", action="store_true")
     return parser.parse_args(argv)
 
