@@ -219,3 +219,12 @@ def test_learning_rate_multipliers_by_parameter_name():
     optimizer = make_optimizer(layer, LoopConfig(learning_rate=0.01), {"weight": 20.0})
     scales = {id(p): g["lr_scale"] for g in optimizer.param_groups for p in g["params"]}
     assert scales == {id(layer.weight): 20.0, id(layer.bias): 1.0}
+
+
+def test_cli_help_quotes_the_config_defaults(capsys):
+    defaults = MultilingualConfig()
+    assert main(["train", "multilingual", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"default {defaults.epochs:g}" in text
+    assert f"default {defaults.learning_rate:.0e}".replace("e-05", "e-5") in text
+    assert f"default {defaults.batch_size}" in text
