@@ -107,11 +107,7 @@ def run(args: argparse.Namespace) -> int:
     report["seconds"] = round(time.perf_counter() - start, 2)
     report["processes"] = ranks.size
     report["device"] = device
-    if args.json:
-        print(json.dumps(report, ensure_ascii=False))
-    else:
-        for key, value in report.items():
-            print(f"{key}: {_fmt(value)}")
+    print_report(report, args.json)
     return 0
 
 
@@ -149,6 +145,15 @@ class Progress:
             text += f"  {record.seconds:.0f} s" + (f", ~{left:.0f} s left" if left else "")
         self.last_print = now
         print(text, file=self.stream, flush=True)
+
+
+def print_report(report: dict, as_json: bool) -> None:
+    """The final report on stdout: one JSON object, or `key: value` lines."""
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        for key, value in report.items():
+            print(f"{key}: {_fmt(value)}")
 
 
 def _path(value: str | None) -> Path | None:
@@ -196,11 +201,7 @@ def run_multilingual(args: argparse.Namespace) -> int:
                                 callback=DistilProgress(sys.stderr))  # fmt: skip
     report = {**summarize(ckpt), "out": args.out, "device": device,
               "wall_seconds": round(time.perf_counter() - start, 2)}  # fmt: skip
-    if args.json:
-        print(json.dumps(report, ensure_ascii=False))
-    else:
-        for key, value in report.items():
-            print(f"{key}: {_fmt(value)}")
+    print_report(report, args.json)
     return 0
 
 
