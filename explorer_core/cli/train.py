@@ -88,6 +88,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sts.add_argument("--out", required=True, help="folder for the checkpoint")
     sts.add_argument("--json", action="store_true", help="print one JSON object")
     sts.set_defaults(func=run)
+    add_multilingual_parser(tasks)
 
 
 def short_float(value: float) -> str:
@@ -129,11 +130,7 @@ def run(args: argparse.Namespace) -> int:
     report["seconds"] = round(time.perf_counter() - start, 2)
     report["processes"] = ranks.size
     report["device"] = device
-    if args.json:
-        print(json.dumps(report, ensure_ascii=False))
-    else:
-        for key, value in report.items():
-            print(f"{key}: {_fmt(value)}")
+    print_report(report, args.json)
     return 0
 
 
@@ -173,6 +170,15 @@ class Progress:
         print(text, file=self.stream, flush=True)
 
 
+def print_report(report: dict, as_json: bool) -> None:
+    """The final report on stdout: one JSON object, or `key: value` lines."""
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        for key, value in report.items():
+            print(f"{key}: {_fmt(value)}")
+
+
 def _path(value: str | None) -> Path | None:
     return Path(value) if value else None
 
@@ -181,3 +187,66 @@ def _fmt(value: object) -> str:
     if value is None:
         return "-"
     return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def add_multilingual_parser(tasks: argparse._SubParsersAction) -> None:
+    """`train multilingual`: MiniLM learns Chinese from parallel pairs (training.multilingual)."""
+    ml = tasks.add_parser("multilingual", help="teach MiniLM Chinese by distillation")
+    ml.add_argument("--parallel", help="English<TAB>translation file (default: the shipped pairs)")
+    ml.add_argument("--epochs", type=float, help="passes over the pairs (default 3)")
+    ml.add_argument("--steps", type=int, help="optimiser steps instead of epochs")
+    ml.add_argument("--time-budget", type=float, help="seconds of training at most")
+    ml.add_argument("--learning-rate", type=float, help="default 5e-5")
+    ml.add_argument("--batch-size", type=int, help="pairs per step (default 32)")
+    ml.add_argument("--seed", type=int, default=0)
+    add_device_argument(ml)
+    ml.add_argument("--out", required=True, help="folder for the model")
+    ml.add_argument("--json", action="store_true", help="print one JSON object")
+    ml.set_defaults(func=run_multilingual)
+
+
+def run_multilingual(args: argparse.Namespace) -> int:
+    from explorer_core.inputs.parallel import load_parallel_file
+    from explorer_core.training import devices
+    from explorer_core.training.multilingual import (
+        MultilingualConfig,
+        build_chinese_minilm,
+        summarize,
+    )
+
+    given = {"epochs": args.epochs, "steps": args.steps, "time_budget": args.time_budget,
+             "learning_rate": args.learning_rate, "batch_size": args.batch_size}  # fmt: skip
+    config = MultilingualConfig(seed=args.seed, **{k: v for k, v in given.items() if v is not None})
+    pairs = load_parallel_file(args.parallel) if args.parallel else None
+    device = devices.resolve_device(args.device)
+    start = time.perf_counter()
+    ckpt = build_chinese_minilm(args.out, config, pairs=pairs, device=device,
+                                callback=DistilProgress(sys.stderr))  # fmt: skip
+    report = {**summarize(ckpt), "out": args.out, "device": device,
+              "wall_seconds": round(time.perf_counter() - start, 2)}  # fmt: skip
+    print_report(report, args.json)
+    return 0
+
+
+class DistilProgress:
+    """Progress lines of `train multilingual`: every evaluation, a step at most every 2 s."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self.last_print = stream, -PRINT_EVERY
+
+    def __call__(self, record) -> None:
+        from explorer_core.training.loop import EvalRecord
+
+        now = time.perf_counter()
+        if isinstance(record, EvalRecord):
+            text = (f"[multilingual] step {record.step}: dev Spearman zh "
+                    f"{_fmt(record.dev_spearman_zh)} en {_fmt(record.dev_spearman_en)}, "
+                    f"[UNK] {100 * (record.unk_share or 0):.2f}% of Chinese tokens")  # fmt: skip
+        elif now - self.last_print >= PRINT_EVERY or record.step == 1:
+            text = (f"[multilingual] step {record.step}  loss {record.loss:.5f} "
+                    f"(en {record.en_loss:.5f}, zh {record.zh_loss:.5f})  "
+                    f"{record.seconds:.0f} s")  # fmt: skip
+        else:
+            return
+        self.last_print = now
+        print(text, file=self.stream, flush=True)

@@ -11,6 +11,7 @@ Read in this order:
 4. `masking`     the masked-language-model draw: 15% selected, then 80 / 10 / 10.
 5. `datasets`    the built-in bilingual corpus and scored sentence pairs (`resources/`).
 6. `sts_format`  reading scored sentence pairs (STS) from ChineseSTS or headed TSV/CSV files.
+7. `parallel`    sentences and their translations (English<TAB>Chinese), for distillation.
 
 Below: `explorer_core.tokenization`. Above: `explorer_core.training` and the pages.
 """

@@ -18,6 +18,9 @@ Read in this order:
 14. `devices`    CPU / CUDA, and DistributedDataParallel under torchrun.
 15. `st_export`  the checkpoint's hf/ folder for AutoTokenizer and sentence-transformers.
 16. `experiment` the class experiment's runs: which tokenizer each one trains (round robin).
+17. `vocab_extension`  new characters for a WordPiece vocabulary (GB 2312 hanzi), old ids kept.
+18. `batches`    mini-batches grouped by length (little padding).
+19. `multilingual` MiniLM learns Chinese: distillation on parallel pairs, teacher = MiniLM.
 
 Below: `explorer_core.bert` and `explorer_core.inputs`.
 """

@@ -85,6 +85,8 @@ class TrainStep:
     nsp_loss: float | None = None
     sim_loss: float | None = None  # cosine vs score/5 (MSE) or CoSENT
     mnr_loss: float | None = None  # in-batch negatives
+    en_loss: float | None = None  # distillation: English sentence vs the teacher's vector
+    zh_loss: float | None = None  # distillation: its translation vs the teacher's vector
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,9 @@ class EvalRecord:
     dev_spearman: float | None = None
     dev_pearson: float | None = None
     dev_loss: float | None = None
+    dev_spearman_en: float | None = None  # distillation: dev Spearman per language
+    dev_spearman_zh: float | None = None
+    unk_share: float | None = None  # distillation: share of [UNK] tokens in Chinese text
 
 
 Record = TrainStep | EvalRecord
@@ -186,18 +191,26 @@ def seeded(seed: int) -> Iterator[None]:
         yield
 
 
-def make_optimizer(model: nn.Module, config: LoopConfig) -> torch.optim.AdamW:
-    """AdamW with weight decay on matrices only (not on biases, LayerNorm or embeddings' norms)."""
-    decay, no_decay = [], []
+def make_optimizer(
+    model: nn.Module, config: LoopConfig, lr_scales: dict[str, float] | None = None
+) -> torch.optim.AdamW:
+    """AdamW with weight decay on matrices only (not on biases, LayerNorm or embeddings' norms).
+
+    `lr_scales` maps parameter names (as `model.named_parameters()` gives them) to a multiplier of
+    the learning rate, kept in their group as "lr_scale" (the loop's schedule applies it).
+    """
+    lr_scales = lr_scales or {}
+    groups: dict[tuple[bool, float], list[nn.Parameter]] = {}
     for name, param in model.named_parameters():
         if not param.requires_grad:
             continue
-        (no_decay if param.dim() < 2 or "LayerNorm" in name else decay).append(param)
-    groups = [
-        {"params": decay, "weight_decay": config.weight_decay},
-        {"params": no_decay, "weight_decay": 0.0},
-    ]
-    return torch.optim.AdamW(groups, lr=config.learning_rate)
+        decay = not (param.dim() < 2 or "LayerNorm" in name)
+        groups.setdefault((decay, lr_scales.get(name, 1.0)), []).append(param)
+    return torch.optim.AdamW(
+        [{"params": params, "weight_decay": config.weight_decay if decay else 0.0,
+          "lr_scale": scale} for (decay, scale), params in groups.items()],
+        lr=config.learning_rate,
+    )  # fmt: skip
 
 
 Snapshot = Callable[[str, int, nn.Module], None]  # (phase, step, BertModel) -> None
@@ -217,6 +230,7 @@ class Loop:
     stop: threading.Event | None = None
     on_snapshot: Snapshot | None = None
     encoder: nn.Module | None = None  # the BertModel handed to `on_snapshot` (default: model)
+    lr_scales: dict[str, float] | None = None  # learning-rate multipliers by parameter name
 
     def _snapshot(self, step: int) -> None:
         if self.on_snapshot is not None and self.config.snapshot_every:
@@ -249,7 +263,7 @@ class Loop:
 
     def _run(self) -> TrainLog:
         cfg, log = self.config, TrainLog()
-        optimizer = make_optimizer(self.model, cfg)
+        optimizer = make_optimizer(self.model, cfg, self.lr_scales)
         params = [p for p in self.model.parameters() if p.requires_grad]
         start, step = time.perf_counter(), 0
         self.model.train()
@@ -271,7 +285,7 @@ class Loop:
             progress = self.progress(step + 0.5, elapsed)  # mid-step: the first step is not lr 0
             lr = cfg.learning_rate * lr_factor(progress, cfg.warmup, cfg.schedule)
             for group in optimizer.param_groups:
-                group["lr"] = lr
+                group["lr"] = lr * group.get("lr_scale", 1.0)
             optimizer.zero_grad(set_to_none=True)
             parts = self.step_fn(step)
             parts["loss"].backward()

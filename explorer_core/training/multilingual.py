@@ -1,0 +1,288 @@
+"""MiniLM learns Chinese: multilingual knowledge distillation in place (Reimers & Gurevych 2020).
+
+all-MiniLM-L6-v2 is English-only: most characters of a Chinese sentence are [UNK] to it. The recipe
+makes a *student* that reads Chinese and puts a sentence and its translation on the same vector:
+
+1. the student starts as MiniLM itself, its vocabulary extended with Chinese characters
+   (`vocab_extension`): every old id and row unchanged, each new row starting at the mean of the
+   Chinese rows MiniLM already had;
+2. the *teacher* is MiniLM as it was (frozen): for each English sentence s of a parallel pair
+   (s, t) it gives the target vector T(s), computed once before training;
+3. the student S is trained so that both the sentence and its translation land on that vector::
+
+       loss = MSE(S(s), T(s)) + MSE(S(t), T(s))        (mean over the batch and the H features)
+
+   with mean pooling and unit-length vectors (as MiniLM is used), so each term is
+   (2 - 2 cos) / H: the student's cosine to the teacher's vector, and nothing else.
+
+The first term keeps the English space where it was; the second pulls Chinese into it. Everything
+runs on our own BERT and tokenizer, through the shared `Loop` (seeded batches and dropout, a time
+budget, a stop flag, a callback per step and per evaluation).
+
+In use (a sketch; the tests run the real thing)::
+
+    ckpt = build_chinese_minilm("minilm-zh/", callback=print)   # the shipped pairs, saved
+    load_checkpoint("minilm-zh/").cosine("一个男人在弹吉他。", "A man is playing a guitar.")
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+from explorer_core.bert.model import BertModel
+from explorer_core.bert.pooling import SentenceEncoder
+from explorer_core.bert.weights import load_weights
+from explorer_core.inputs.datasets import SentencePair, builtin_corpus, builtin_sts_pairs
+from explorer_core.inputs.parallel import ParallelPair, builtin_parallel_pairs
+from explorer_core.inputs.vocab import BertVocab
+from explorer_core.tokenization.wordpiece import WordPieceTokenizer
+from explorer_core.training.batches import LengthBatches
+from explorer_core.training.checkpoint import Checkpoint, save_checkpoint
+from explorer_core.training.devices import resolve_device
+from explorer_core.training.finetune import embed_rows, evaluate_pairs
+from explorer_core.training.loop import Callback, EvalRecord, Loop, LoopConfig
+from explorer_core.training.vocab_extension import (
+    ROW_INITS,
+    chinese_entries,
+    cjk_ids,
+    extend_rows,
+    extend_vocabulary,
+    unk_share,
+)
+
+PHASE = "multilingual"
+WORD_KEY = "embeddings.word_embeddings.weight"
+
+
+@dataclass(frozen=True)
+class MultilingualConfig(LoopConfig):
+    # Chosen with bench/multilingual.py (see its docstring for the runs behind these values).
+    steps: int | None = None  # None: `epochs` passes over the pairs (or the time budget alone)
+    epochs: float | None = 3.0  # passes over the parallel pairs; None: steps / time budget decide
+    learning_rate: float = 5e-5  # Sentence-BERT's rate for fine-tuning a pretrained encoder
+    eval_every: int = 0  # steps between evaluations; 0: once per epoch (and always at the end)
+    init: str = "cjk-mean"  # where new embedding rows start (vocab_extension.ROW_INITS); "mean"
+    # started lower but ended 0.006-0.016 higher in 3 short runs (bench/multilingual.py)
+    # subtle: at 5e-5 a row moves ~0.03 per feature in 600 steps, while MiniLM's rows are ~0.05
+    # apart per feature: the new rows would barely leave their start. Their table learns faster.
+    embedding_lr_scale: float = 60.0  # learning rate of the word-embedding table / the rest's
+    length_pool: int = 8  # batches are cut from pools of this many batches sorted by length:
+    # on the shipped pairs an epoch computes 1.20x the real tokens instead of 1.51x; 1: shuffle
+    max_length: int = 64  # tokens per sentence; the shipped pairs need at most ~45
+
+    def __post_init__(self) -> None:
+        if self.epochs is not None and self.epochs <= 0:
+            raise ValueError(f"epochs must be positive, got {self.epochs}")
+        if self.embedding_lr_scale <= 0:
+            raise ValueError(f"embedding_lr_scale must be positive, got {self.embedding_lr_scale}")
+        if self.length_pool < 1:
+            raise ValueError(f"length_pool must be at least 1, got {self.length_pool}")
+        if self.init not in ROW_INITS:
+            raise ValueError(f"init must be one of {', '.join(ROW_INITS)}, got {self.init!r}")
+        if self.steps is None and self.time_budget is None:
+            if self.epochs is None:
+                raise ValueError("Give epochs, steps or a time budget, or training never ends")
+            replace(self, steps=1)  # validates the other fields with a step budget
+            return
+        super().__post_init__()
+
+    def total_steps(self, n_pairs: int) -> int | None:
+        """The step budget for `n_pairs` pairs: `steps`, else `epochs` passes (None: clock only).
+
+        >>> MultilingualConfig(epochs=2, batch_size=32).total_steps(100)  # 4 batches per epoch
+        8
+        """
+        if self.steps is not None:
+            return self.steps
+        if self.epochs is None:
+            return None
+        return max(1, math.ceil(self.epochs * math.ceil(n_pairs / self.batch_size)))
+
+
+def distillation_loss(
+    source: torch.Tensor, target: torch.Tensor, teacher: torch.Tensor
+) -> dict[str, torch.Tensor]:
+    """The two MSE terms: student's source vectors and translations vs the teacher's vectors.
+
+    All (B, H). `en_loss` = MSE(source, teacher), `zh_loss` = MSE(target, teacher), `loss` is
+    their sum.
+
+    >>> t = torch.tensor([[1.0, 0.0]])
+    >>> parts = distillation_loss(t, torch.tensor([[0.0, 1.0]]), t)
+    >>> {k: float(v) for k, v in parts.items()}
+    {'en_loss': 0.0, 'zh_loss': 1.0, 'loss': 1.0}
+    """
+    en, zh = F.mse_loss(source, teacher), F.mse_loss(target, teacher)
+    return {"en_loss": en, "zh_loss": zh, "loss": en + zh}
+
+
+def chinese_student(
+    base: str = "minilm", texts: Sequence[str] = (), init: str = "cjk-mean"
+) -> tuple[BertModel, WordPieceTokenizer, WordPieceTokenizer]:
+    """(student, its tokenizer, the base's tokenizer): the base model with Chinese entries added
+    (all of GB 2312, and the characters of `texts`) and their rows initialised by `init`."""
+    from explorer_core.training.base_models import describe, load_weights_of
+
+    described = describe(base)
+    if described is None or not isinstance(described.tokenizer, WordPieceTokenizer):
+        raise ValueError(f"{base!r} is not a pretrained WordPiece model: start from minilm")
+    old = described.tokenizer
+    entries = chinese_entries(old, texts)
+    tokenizer = extend_vocabulary(old, entries)
+    weights = load_weights_of(base)
+    like = [i for i in cjk_ids(old) if i < weights[WORD_KEY].shape[0]]
+    weights[WORD_KEY] = extend_rows(weights[WORD_KEY], len(entries), init, like)
+    config = replace(described.config, vocab_size=weights[WORD_KEY].shape[0])
+    model = BertModel(config, initialize=False)
+    load_weights(model, weights)
+    return model, tokenizer, old
+
+
+def default_dev() -> list[SentencePair]:
+    """The built-in scored pairs' dev split (English and Chinese), for the live curve."""
+    return [p for p in builtin_sts_pairs() if p.split == "dev"]
+
+
+def default_unk_texts() -> list[str]:
+    """Ordinary Chinese prose the project ships (its Chinese corpus), for the [UNK] share."""
+    return [line for line in builtin_corpus("zh").splitlines() if line.strip()]
+
+
+def _evaluator(
+    encoder: SentenceEncoder, tokenizer: WordPieceTokenizer, dev: Sequence[SentencePair],
+    unk_texts: Sequence[str], max_length: int,
+):  # fmt: skip
+    vocab = BertVocab.of(tokenizer)
+    by_lang = {lang: [p for p in dev if p.lang == lang] for lang in ("en", "zh")}
+    share = unk_share(tokenizer, unk_texts)  # the vocabulary does not change while training
+
+    def eval_fn(step: int, seconds: float) -> EvalRecord:
+        rho = {
+            lang: evaluate_pairs(encoder, tokenizer, pairs, max_length, vocab)[0]
+            if len(pairs) >= 3 else None
+            for lang, pairs in by_lang.items()
+        }  # fmt: skip
+        return EvalRecord(PHASE, step, seconds, dev_spearman=rho["zh"],
+                          dev_spearman_en=rho["en"], dev_spearman_zh=rho["zh"],
+                          unk_share=share)  # fmt: skip
+
+    return eval_fn
+
+
+def teacher_vectors(
+    student: SentenceEncoder, old: WordPieceTokenizer, texts: Sequence[str], max_length: int
+) -> torch.Tensor:
+    """The teacher's (N, H) vectors of `texts`, computed by the untrained student.
+
+    # subtle: the teacher is the base model as it was; the student's old rows are still equal to
+    # it before the first step, so reading the text with the *old* tokenizer's ids (a character
+    # the teacher did not know stays [UNK]) gives exactly the teacher's vectors, without a second
+    # copy of the model in memory.
+    """
+    old_vocab = BertVocab.of(old)
+    rows = [old_vocab.content_ids(old, text) for text in texts]
+    return embed_rows(student, old_vocab, rows, max_length=max_length)
+
+
+def distil(
+    pairs: Sequence[ParallelPair],
+    config: MultilingualConfig | None = None,
+    *,
+    base: str = "minilm",
+    device: str = "auto",
+    dev: Sequence[SentencePair] | None = None,
+    unk_texts: Sequence[str] | None = None,
+    callback: Callback | None = None,
+    stop: threading.Event | None = None,
+) -> Checkpoint:
+    """Train a Chinese-reading student of `base` on parallel `pairs`; return it as a Checkpoint.
+
+    `dev` (default: the built-in dev pairs) is scored per language at step 0, every evaluation
+    and at the end; `unk_texts` (default: the built-in Chinese corpus) gives the [UNK] share. Each
+    `TrainStep` carries `en_loss` and `zh_loss`; each `EvalRecord` `dev_spearman_en`,
+    `dev_spearman_zh` (also `dev_spearman`) and `unk_share`. Same seed and a step budget give the
+    same losses. `ckpt.log["multilingual"]` holds the whole log.
+    """
+    config = config or MultilingualConfig()
+    if not pairs:
+        raise ValueError("There are no parallel pairs to learn from")
+    dev = default_dev() if dev is None else dev
+    unk_texts = default_unk_texts() if unk_texts is None else unk_texts
+    texts = [p.target for p in pairs] + [p.source for p in pairs]
+    model, tokenizer, old = chinese_student(base, texts, config.init)
+    model = model.to(resolve_device(device))
+    encoder = SentenceEncoder(model, "mean", normalize=True)
+    vocab = BertVocab.of(tokenizer)
+    source = [vocab.content_ids(tokenizer, p.source) for p in pairs]
+    target = [vocab.content_ids(tokenizer, p.target) for p in pairs]
+    targets = teacher_vectors(encoder, old, [p.source for p in pairs], config.max_length)
+    steps = config.total_steps(len(pairs))
+    per_epoch = math.ceil(len(pairs) / config.batch_size)
+    loop_config = replace(config, steps=steps, eval_every=config.eval_every or per_epoch)
+    lengths = [len(a) + len(b) for a, b in zip(source, target, strict=True)]
+    batches = LengthBatches(lengths, config.batch_size, config.seed, config.length_pool)
+
+    def step_fn(step: int) -> dict[str, torch.Tensor]:
+        idx = batches.next()
+        run_on = next(model.parameters()).device
+        vectors = []
+        for side in (source, target):  # subtle: two passes, each padded to its own longest row
+            rows = vocab.rows([side[i] for i in idx], max_length=config.max_length)  # (B, T)
+            vectors.append(encoder(rows.input_ids.to(run_on), rows.attention_mask.to(run_on)))
+        return distillation_loss(vectors[0], vectors[1], targets[idx].to(run_on))  # (B, H) each
+
+    eval_fn = _evaluator(encoder, tokenizer, dev, unk_texts, config.max_length)
+    scales = {f"model.{WORD_KEY}": config.embedding_lr_scale}  # names as the encoder has them
+    loop = Loop(PHASE, encoder, loop_config, step_fn, eval_fn, callback, stop, encoder=model,
+                lr_scales=scales)  # fmt: skip
+    with torch.no_grad():
+        first = eval_fn(0, 0.0)  # where the curve starts: MiniLM with the new rows, untrained
+    if callback is not None:
+        callback(first)
+    log = loop.run()
+    log.evals.insert(0, first)
+    label = f"MiniLM + Chinese ({len(pairs)} parallel pairs, {len(log.steps)} steps)"
+    return Checkpoint(model, tokenizer, "mean", label, {PHASE: log}, max_length=256)
+
+
+def build_chinese_minilm(
+    out: str | Path,
+    config: MultilingualConfig | None = None,
+    *,
+    pairs: Sequence[ParallelPair] | None = None,
+    device: str = "auto",
+    dev: Sequence[SentencePair] | None = None,
+    callback: Callback | None = None,
+    stop: threading.Event | None = None,
+) -> Checkpoint:
+    """Distil MiniLM on `pairs` (default: the shipped `parallel_en_zh.tsv`) and save the student
+    into `out` (`checkpoint.save_checkpoint`); `checkpoint.load_checkpoint(out)` loads it back."""
+    pairs = builtin_parallel_pairs() if pairs is None else pairs
+    ckpt = distil(pairs, config, device=device, dev=dev, callback=callback, stop=stop)
+    save_checkpoint(ckpt, out)
+    return ckpt
+
+
+def summarize(ckpt: Checkpoint) -> dict[str, object]:
+    """The figures of a distillation run: steps, seconds, the last evaluation, the vocabulary."""
+    log = ckpt.log[PHASE]
+    last = log.evals[-1] if log.evals else None
+    first = log.evals[0] if log.evals else None
+    return {
+        "steps": len(log.steps),
+        "seconds": round(log.seconds, 2),
+        "stop_reason": log.stop_reason,
+        "vocab_size": ckpt.config.vocab_size,
+        "loss": log.steps[-1].loss if log.steps else None,
+        "dev_spearman_zh_before": first.dev_spearman_zh if first else None,
+        "dev_spearman_zh": last.dev_spearman_zh if last else None,
+        "dev_spearman_en": last.dev_spearman_en if last else None,
+        "unk_share_zh": last.unk_share if last else None,
+    }
