@@ -11,12 +11,12 @@ back of a room.
 from __future__ import annotations
 
 import html
-from typing import Any
+import time
 
 import streamlit as st
 
 from explorer_core.analysis.quiz_poll import value_label
-from explorer_core.classroom import ClassError, join_link
+from explorer_core.classroom import ClassError, ClassInfo, join_link
 from explorer_core.classroom.qr import qr_png
 from explorer_core.ui.classroom import board, follow
 from explorer_core.ui.classroom.gate import current, rerun_part, show_notice
@@ -89,7 +89,7 @@ def _opened(seat: Seat, roster: list, poll_id: int | None) -> bool:
     return right.toggle(t("class.teacher.open"), key=OPEN_KEY, value=True)
 
 
-def _code_box(seat: Seat, info: Any, wide: bool) -> None:
+def _code_box(seat: Seat, info: ClassInfo, wide: bool) -> None:
     if not wide:
         st.markdown(f"**{t('class.teacher.head', code=seat.code)}**")
     st.html(BIG_CODE.format(size=3.4 if wide else 2.4, code=html.escape(seat.code)))
@@ -100,6 +100,10 @@ def _code_box(seat: Seat, info: Any, wide: bool) -> None:
         link = join_link(base, seat.code, page="", param="class")
         st.image(qr_png(link, scale=10), width=320 if wide else 220,
                  caption=t("class.teacher.qr.caption", code=seat.code))  # fmt: skip
+    ends = time.strftime("%H:%M", time.localtime(info.expires))
+    if time.localtime(info.expires).tm_yday != time.localtime().tm_yday:
+        ends = time.strftime("%d %b %H:%M", time.localtime(info.expires))
+    st.caption(t("class.teacher.expires", time=ends))
     with st.popover(t("class.teacher.link"), icon=":material/key:"):
         st.caption(t("class.teacher.link.help"))
         st.code(f"{base}?class={seat.code}&teacher={seat.secret}", language=None, wrap_lines=True)

@@ -18,7 +18,6 @@ EN = {
     "class.join.name": "Your nickname",
     "class.join.name.help": "Shown to the teacher and on the leaderboard; up to 24 characters.",
     "class.join.button": "Join",
-    "class.join.form": "Join class {code}",
     # problems, one line each
     "class.err.unknown": "There is no class with the code {code}: check the code on the teacher's screen.",
     "class.err.closed": "Class {code} has been closed by its teacher.",
@@ -124,7 +123,6 @@ EN = {
     "class.col.unk_en": "[UNK] en",
     "class.col.unk_zh": "[UNK] zh",
     "class.col.points": "points",
-    "class.col.joined": "joined",
 }
 
 ZH = {
@@ -143,7 +141,6 @@ ZH = {
     "class.join.name": "你的昵称",
     "class.join.name.help": "老师和排行榜上会显示它；最多 24 个字符。",
     "class.join.button": "加入",
-    "class.join.form": "加入课堂 {code}",
     "class.err.unknown": "没有课堂码为 {code} 的课堂：请核对老师屏幕上的代码。",
     "class.err.closed": "课堂 {code} 已被老师关闭。",
     "class.err.expired": "课堂 {code} 已过期。",
@@ -243,5 +240,4 @@ ZH = {
     "class.col.unk_en": "[UNK] 英文",
     "class.col.unk_zh": "[UNK] 中文",
     "class.col.points": "得分",
-    "class.col.joined": "加入时间",
 }
