@@ -1,4 +1,4 @@
-"""Texts of the guided lesson ("lesson.nav" lives in catalog/app.py with the other page titles)."""
+"""Texts of the guided lesson ("lesson.nav" lives in ui/texts/app.py with the other page titles)."""
 
 EN = {
     "lesson.title": "Guided lesson: one sentence, all the way",
