@@ -209,3 +209,24 @@ def test_a_postgres_that_cannot_start_fails_with_its_log():
         with pytest.raises(RuntimeError, match="(?s)server log.*could not bind"):
             with running_postgres(port=taken.getsockname()[1]):
                 pass
+
+
+def test_a_new_sqlite_file_waits_for_another_process_switching_it_to_wal(tmp_path):
+    """Switching a file to WAL needs it alone, and SQLite refuses at once while another process
+    holds it (no busy timeout): a store opening the file meanwhile tries again instead of failing
+    (two replicas starting on a fresh file raced into "database is locked")."""
+    import sqlite3
+    import threading
+
+    path = tmp_path / "classes.db"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")  # another process in the middle of its first write
+    threading.Timer(0.5, lambda: holder.execute("COMMIT")).start()
+    store = ClassStore(f"sqlite:///{path}")
+    try:
+        store.ping()  # waited for the lock, then switched the file and made the schema
+        assert store.create_class()[0].code
+    finally:
+        store.dispose()
+        holder.close()

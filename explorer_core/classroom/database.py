@@ -10,7 +10,9 @@ first and then write. Reads open a plain deferred BEGIN.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
@@ -22,6 +24,7 @@ from explorer_core.classroom.records import ClassError
 _ENGINES: dict[str, Engine] = {}
 _LOCK = threading.Lock()
 CONNECT_TIMEOUT_S = 5  # an unreachable server says so in seconds, not after the OS's minutes
+WAL_WAIT_S = 10.0  # how long a new connection retries switching a SQLite file to WAL
 WRITE = {"class_write": True}  # execution option: this transaction writes (BEGIN IMMEDIATE)
 
 
@@ -63,13 +66,31 @@ def describe_url(url: str) -> str:
     return f"{backend} {parsed.host or ''}/{parsed.database or ''}"
 
 
+def _write_ahead_log(cursor) -> None:  # noqa: ANN001 - a sqlite3.Cursor
+    """Put the file in WAL mode (kept in the file: later connections find it already set).
+
+    # subtle: switching a file to WAL needs it to itself, and SQLite answers "database is
+    # locked" at once, without its busy timeout, while another process holds it (two replicas
+    # starting on a fresh file, found by tests/test_classroom_replicas.py): so try again.
+    """
+    deadline = time.monotonic() + WAL_WAIT_S
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def _sqlite_events(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection, _record) -> None:  # noqa: ANN001 - sqlite3.Connection
         dbapi_connection.isolation_level = None  # we send BEGIN ourselves (below)
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA busy_timeout=5000")
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _write_ahead_log(cursor)
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")  # WAL's safe setting: no fsync per commit
         cursor.close()
