@@ -116,6 +116,9 @@ def _gather_worker(rank: int, port: int, out: str) -> None:
     result = {"rows": rows.squeeze(1).tolist(), "grad": x.grad.squeeze(1).tolist(),
               "order": gathered_order(items, World(rank, 2))}  # fmt: skip
     Path(out, f"{rank}.json").write_text(json.dumps(result))
+    # subtle: both ranks leave together; a rank that tore its group down while the other still
+    # talked to it made gloo abort the other (SIGABRT, seen once in a fresh-clone CI run)
+    torch.distributed.barrier()
     torch.distributed.destroy_process_group()
 
 
