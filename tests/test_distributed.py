@@ -9,7 +9,6 @@ import os
 import socket
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -100,34 +99,42 @@ def test_a_time_budget_stops_both_ranks_at_the_same_step(root, table, tmp_path):
     assert log["finetune"]["stop_reason"] == "time"
 
 
-def _gather_worker(rank: int, port: int, out: str) -> None:
-    """One rank of `test_gather_rows_of_unequal_slices_keeps_gradients` (module level: spawn)."""
-    import torch
+GATHER_WORKER = """
+import json, os, sys
+import torch
+from explorer_core.training.devices import World, gather_rows, gathered_order, shard
 
-    from explorer_core.training.devices import World, gather_rows, gathered_order, shard
-
-    torch.distributed.init_process_group(
-        "gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=2
-    )
-    items = [0, 1, 2, 3, 4]  # 5 items: rank 0 holds 3, rank 1 holds 2
-    x = torch.tensor([[float(i)] for i in shard(items, World(rank, 2))], requires_grad=True)
-    rows = gather_rows(x * 1.0, len(items))  # (5, 1)
-    (rows.squeeze(1) * torch.arange(1.0, 6.0)).sum().backward()  # d/drow j = j + 1
-    result = {"rows": rows.squeeze(1).tolist(), "grad": x.grad.squeeze(1).tolist(),
-              "order": gathered_order(items, World(rank, 2))}  # fmt: skip
-    Path(out, f"{rank}.json").write_text(json.dumps(result))
-    # subtle: both ranks leave together; a rank that tore its group down while the other still
-    # talked to it made gloo abort the other (SIGABRT, seen once in a fresh-clone CI run)
-    torch.distributed.barrier()
-    torch.distributed.destroy_process_group()
+torch.distributed.init_process_group("gloo")
+rank = torch.distributed.get_rank()
+items = [0, 1, 2, 3, 4]  # 5 items: rank 0 holds 3, rank 1 holds 2
+x = torch.tensor([[float(i)] for i in shard(items, World(rank, 2))], requires_grad=True)
+rows = gather_rows(x * 1.0, len(items))  # (5, 1)
+(rows.squeeze(1) * torch.arange(1.0, 6.0)).sum().backward()  # d/drow j = j + 1
+result = {"rows": rows.squeeze(1).tolist(), "grad": x.grad.squeeze(1).tolist(),
+          "order": gathered_order(items, World(rank, 2))}
+with open(os.path.join(sys.argv[1], f"{rank}.json"), "w") as out:
+    json.dump(result, out)
+torch.distributed.barrier()
+torch.distributed.destroy_process_group()
+"""
 
 
-def test_gather_rows_of_unequal_slices_keeps_gradients(tmp_path):
+def test_gather_rows_of_unequal_slices_keeps_gradients(tmp_path, root):
     """An odd global batch: the short slice is padded for all_gather and cut again; each rank's
-    gradient is the sum over ranks (2 · dL/drow), which DDP's average turns into dL/drow."""
-    import torch.multiprocessing as mp
+    gradient is the sum over ranks (2 · dL/drow), which DDP's average turns into dL/drow.
 
-    mp.spawn(_gather_worker, args=(free_port(), str(tmp_path)), nprocs=2, join=True)
+    # subtle: two ranks under torchrun, as the app's own runs: torch.multiprocessing.spawn's
+    # children aborted now and then at exit in the full suite ("terminate called without an
+    # active exception", SIGABRT in two fresh-clone CI runs), never when run alone.
+    """
+    script = tmp_path / "gather_worker.py"
+    script.write_text(GATHER_WORKER, encoding="utf-8")
+    command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",
+               "--master-addr", "127.0.0.1", "--master-port", str(free_port()), str(script),
+               str(tmp_path)]  # fmt: skip
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(root)}
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
     for rank in (0, 1):
         result = json.loads((tmp_path / f"{rank}.json").read_text())
         assert result["order"] == [0, 2, 4, 1, 3]
