@@ -200,17 +200,19 @@ def add_multilingual_parser(tasks: argparse._SubParsersAction) -> None:
     ml.add_argument("--batch-size", type=int, help="pairs per step (default 32)")
     ml.add_argument("--seed", type=int, default=0)
     add_device_argument(ml)
-    ml.add_argument("--out", required=True, help="folder for the model")
+    ml.add_argument("--out", help="folder for the model (default: install it for the app, "
+                    "as the Train page's \"Teach MiniLM Chinese\" does)")
     ml.add_argument("--json", action="store_true", help="print one JSON object")
     ml.set_defaults(func=run_multilingual)
 
 
 def run_multilingual(args: argparse.Namespace) -> int:
-    from explorer_core.inputs.parallel import load_parallel_file
+    from explorer_core.inputs.parallel import builtin_parallel_pairs, load_parallel_file
     from explorer_core.training import devices
     from explorer_core.training.multilingual import (
         MultilingualConfig,
         build_chinese_minilm,
+        distil,
         summarize,
     )
 
@@ -220,9 +222,17 @@ def run_multilingual(args: argparse.Namespace) -> int:
     pairs = load_parallel_file(args.parallel) if args.parallel else None
     device = devices.resolve_device(args.device)
     start = time.perf_counter()
-    ckpt = build_chinese_minilm(args.out, config, pairs=pairs, device=device,
-                                callback=DistilProgress(sys.stderr))  # fmt: skip
-    report = {**summarize(ckpt), "out": args.out, "device": device,
+    progress = DistilProgress(sys.stderr)
+    if args.out is None:  # the app's taught model: every page reads it from there
+        from explorer_core.files import taught_model
+
+        ckpt = distil(pairs or builtin_parallel_pairs(), config, device=device, callback=progress)
+        out = str(taught_model.install(ckpt))
+    else:
+        ckpt = build_chinese_minilm(args.out, config, pairs=pairs, device=device,
+                                    callback=progress)  # fmt: skip
+        out = args.out
+    report = {**summarize(ckpt), "out": out, "device": device,
               "wall_seconds": round(time.perf_counter() - start, 2)}  # fmt: skip
     print_report(report, args.json)
     return 0

@@ -31,6 +31,7 @@ import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 import torch
@@ -268,6 +269,48 @@ def build_chinese_minilm(
     ckpt = distil(pairs, config, device=device, dev=dev, callback=callback, stop=stop)
     save_checkpoint(ckpt, out)
     return ckpt
+
+
+@dataclass(frozen=True, eq=False)
+class DistillPlan:
+    """A distillation as a training run (`training.worker.TrainingRun` runs it in a worker):
+    the shipped pairs or `pairs`, `config`, and where the result goes.
+
+    With `out` (a folder, e.g. `files.taught_model.folder()`, resolved by whoever makes the plan)
+    the worker installs the student there (`files.taught_model.install`) and carries no weights
+    back (`returns_model` is False): every page reads the model from disk. Without it, the run's
+    result is the Checkpoint, as for a `TrainingPlan`.
+    """
+
+    config: MultilingualConfig = MultilingualConfig()
+    pairs: tuple[ParallelPair, ...] = ()  # empty: the shipped pairs
+    device: str = "auto"
+    out: str = ""
+    dev: tuple[SentencePair, ...] | None = None  # None: the built-in dev pairs
+
+    @property
+    def returns_model(self) -> bool:
+        return not self.out
+
+    @cached_property
+    def phases(self) -> tuple[tuple[str, LoopConfig], ...]:
+        """One phase; its config carries the step budget, for the run's share done."""
+        n_pairs = len(self.pairs) or len(builtin_parallel_pairs())
+        return ((PHASE, replace(self.config, steps=self.config.total_steps(n_pairs))),)
+
+    def run(
+        self, *, callback: Callback | None = None, stop: threading.Event | None = None,
+        on_snapshot: object = None,
+    ) -> Checkpoint:  # fmt: skip
+        """Distil (and install into `out`); `on_snapshot` is accepted and not used."""
+        from explorer_core.files import taught_model
+
+        pairs = list(self.pairs) or builtin_parallel_pairs()
+        ckpt = distil(pairs, self.config, device=self.device, dev=self.dev, callback=callback,
+                      stop=stop)  # fmt: skip
+        if self.out:
+            taught_model.install(ckpt, Path(self.out))
+        return ckpt
 
 
 def summarize(ckpt: Checkpoint) -> dict[str, object]:

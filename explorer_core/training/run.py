@@ -83,6 +83,15 @@ class TrainingPlan:
                 f"tokenizer's ({needed} with BERT's special tokens)"
             )
 
+    returns_model = True  # the worker sends the trained weights back (see training.worker)
+
+    def run(
+        self, *, callback: Callback | None = None, stop: threading.Event | None = None,
+        on_snapshot: Snapshot | None = None,
+    ) -> Checkpoint:  # fmt: skip
+        """`run_plan(self, ...)`: what a worker calls on any plan."""
+        return run_plan(self, callback=callback, stop=stop, on_snapshot=on_snapshot)
+
     @property
     def phases(self) -> tuple[tuple[str, LoopConfig], ...]:
         out: list[tuple[str, LoopConfig]] = []

@@ -20,6 +20,8 @@ The channel is one `multiprocessing` pipe, child to parent, carrying tuples:
     ("record", TrainStep | EvalRecord)              one per optimiser step / evaluation
     ("snapshot", phase, step, BertConfig, bytes)    the encoder's weights (safetensors bytes)
     ("result", BertConfig, {field: value}, bytes)   the final Checkpoint, weights as bytes
+    ("done",)                                       the end of a plan that keeps its model
+                                                    itself (`plan.returns_model` False)
     ("failed", "ValueError: ...")                   the run raised; the process then exits
 
 and one `multiprocessing.Event` for Stop. Weights travel as safetensors bytes rather than
@@ -53,7 +55,6 @@ from explorer_core.training.run import (
     RunStatus,
     TrainingPlan,
     fraction_done,
-    run_plan,
 )
 
 KILL_GRACE = 5.0  # seconds between asking a silent run to stop and terminating its process
@@ -113,10 +114,13 @@ def _child(conn: Any, stop: Any) -> None:
 
     try:
         plan = conn.recv()
-        ckpt = run_plan(
-            plan, callback=lambda record: conn.send(("record", record)), stop=stop,
+        ckpt = plan.run(
+            callback=lambda record: conn.send(("record", record)), stop=stop,
             on_snapshot=snapshot,
         )  # fmt: skip
+        if not plan.returns_model:  # the plan put its model where it belongs (e.g. on disk)
+            conn.send(("done",))
+            return
         rest = {f.name: getattr(ckpt, f.name) for f in fields(ckpt) if f.name != "model"}
         conn.send(("result", ckpt.model.config, rest, weights_bytes(ckpt.model)))
     except Exception as err:  # noqa: BLE001 - reported to the page, never raised in the worker
@@ -126,7 +130,11 @@ def _child(conn: Any, stop: Any) -> None:
 
 
 class TrainingRun:
-    """Runs a `TrainingPlan` in a child process; every public method is safe to call any time."""
+    """Runs a plan in a child process; every public method is safe to call any time.
+
+    A plan is a `training.run.TrainingPlan` or anything with its `phases`, `run(callback=,
+    stop=, on_snapshot=)` and `returns_model` (e.g. `training.multilingual.DistillPlan`).
+    """
 
     def __init__(
         self,
@@ -290,6 +298,8 @@ class TrainingRun:
                                      config, state))  # fmt: skip
             with self._lock:
                 self._result = ckpt
+            self._end("stopped" if self._stop.is_set() else "finished")
+        elif kind == "done":  # a plan that keeps its model itself: nothing to collect
             self._end("stopped" if self._stop.is_set() else "finished")
         elif kind == "failed":
             self._end("failed", message[1])
