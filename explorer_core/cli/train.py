@@ -200,8 +200,11 @@ def add_multilingual_parser(tasks: argparse._SubParsersAction) -> None:
     ml.add_argument("--batch-size", type=int, help="pairs per step (default 32)")
     ml.add_argument("--seed", type=int, default=0)
     add_device_argument(ml)
-    ml.add_argument("--out", help="folder for the model (default: install it for the app, "
-                    "as the Train page's \"Teach MiniLM Chinese\" does)")
+    ml.add_argument(
+        "--out",
+        help="folder for the model (default: install it for the app, "
+        'as the Train page\'s "Teach MiniLM Chinese" does)',
+    )
     ml.add_argument("--json", action="store_true", help="print one JSON object")
     ml.set_defaults(func=run_multilingual)
 

@@ -4,7 +4,7 @@
 app does that once (the Train page's "Teach MiniLM Chinese", or `python -m explorer_core train
 multilingual` without `--out`) and every page then reads the result from one folder:
 
-    <cache>/models/minilm-zh-<fingerprint>/      a standard model folder (checkpoint.save_checkpoint)
+    <cache>/models/minilm-zh-<fingerprint>/   a standard model folder (save_checkpoint)
 
 `<cache>` is `tokenizer_cache.cache_root()` (EXPLORER_CACHE_DIR, else the user's cache folder).
 The fingerprint covers what decides the result: the shipped parallel pairs, the default recipe
