@@ -89,3 +89,13 @@ def postgres_url():
 
     with running_postgres() as url:
         yield url
+
+
+@pytest.fixture
+def taught(monkeypatch) -> Path:
+    """The app sees a built "MiniLM + 中文, taught here" (tests/taught.py); its cache folder."""
+    from tests.taught import taught_cache
+
+    root = taught_cache()
+    monkeypatch.setenv("EXPLORER_CACHE_DIR", str(root))
+    return root

@@ -1,4 +1,5 @@
-"""The real pretrained all-MiniLM-L6-v2, cached once per server for every page.
+"""The real pretrained all-MiniLM-L6-v2, cached once per server for every page, and the
+MiniLM taught Chinese on this install (`taught`), once it has been built.
 
 The Embed, Attend, Tokenizer and Similarity pages all show MiniLM's WordPiece vocabulary and some
 show its weights; one cache each means the 30k-line vocab.txt and the safetensors file are read
@@ -13,10 +14,12 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from explorer_core.bert.pretrained import minilm_path
+from explorer_core.files import taught_model
 from explorer_core.tokenization import Tokenizer
 
 if TYPE_CHECKING:
     from explorer_core.bert.model import BertModel
+    from explorer_core.training.checkpoint import Checkpoint
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
@@ -33,3 +36,21 @@ def minilm_model() -> BertModel:
     from explorer_core.bert.model import BertModel  # torch: not for the tokenizer's pages
 
     return BertModel.from_transformers(minilm_path())
+
+
+# ---- MiniLM + 中文, taught here (files.taught_model) ------------------------------------------
+
+
+def taught() -> Checkpoint | None:
+    """The Chinese-reading MiniLM built on this install (Train page, "Teach MiniLM Chinese"), or
+    None when it has not been built. Read from disk once per build: a rebuilt model (a new folder
+    or a new write time) is read again."""
+    path = taught_model.built_folder()
+    if path is None:
+        return None
+    return _taught(str(path), taught_model.stamp())
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _taught(path: str, stamp: float | None) -> Checkpoint | None:
+    return taught_model.load()
