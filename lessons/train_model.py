@@ -14,6 +14,7 @@ from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import SHARED_TOKENIZER, init, share_link, url_synced
 from explorer_core.ui.training import calls as ui
 from explorer_core.ui.training import class_run
+from explorer_core.ui.training.chinese import chinese_kind
 from explorer_core.ui.training import run as runs
 from explorer_core.ui.training.comparison import comparison_panel, start_panel
 from explorer_core.ui.training.form import (
@@ -35,7 +36,7 @@ DEFAULTS = defaults("lessons/train_model.py") | {
     "train.tok": "lab" if SHARED_TOKENIZER in st.session_state else "train",
 }  # declared in explorer_core/ui/settings.py; a Lab tokenizer is the default when shared
 init(DEFAULTS)
-LINKED = ("train.data", "train.tok", "train.algo", "train.vocab_size", "train.preset",
+LINKED = ("train.kind", "train.data", "train.tok", "train.algo", "train.vocab_size", "train.preset",
           "train.objective", "train.edit", "train.max_length", "train.seed", "train.pre_steps",
           "train.fine_steps", "train.budget", *SIZE_KEYS)  # fmt: skip
 
@@ -46,6 +47,7 @@ for key in (*SIZE_KEYS, "train.max_length", "train.seed", "train.pre_steps", "tr
     st.session_state[key] = st.session_state[key]
 
 # translated labels: kept in the URL as codes; a preset from a link brings its sizes
+url_synced("train.kind", ("model", "chinese"))
 url_synced("train.data", ("builtin", "upload"))
 url_synced("train.objective", OBJECTIVES)
 if url_synced("train.preset", tuple(PRESETS)):
@@ -57,6 +59,14 @@ place = runs.poll_run()  # 0: this session's run trains, k: waits k-th in the qu
 active = place is not None
 st.session_state[DRAWN_KEY] = "waiting" if place else ("active" if active else "")
 st.title(t("train.title"))
+kind = st.segmented_control(
+    t("train.kind"), ("model", "chinese"), key="train.kind",
+    format_func=lambda k: t(f"train.kind.{k}"),
+) or "model"  # fmt: skip
+if kind == "chinese":  # the install's MiniLM + 中文 (ui/training/chinese.py)
+    share_link(LINKED, defaults=DEFAULTS)
+    chinese_kind()
+    st.stop()
 st.markdown(t("train.intro"))
 
 # 1) data

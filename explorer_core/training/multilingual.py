@@ -177,6 +177,19 @@ def _evaluator(
     return eval_fn
 
 
+def figures(
+    model: BertModel, tokenizer: WordPieceTokenizer, dev: Sequence[SentencePair] | None = None,
+    unk_texts: Sequence[str] | None = None, max_length: int = 64,
+) -> EvalRecord:  # fmt: skip
+    """What a distillation's curve measures, for any model (e.g. MiniLM as it is, the "before"
+    of the Train page's table): dev Spearman per language and the [UNK] share, as step 0."""
+    dev = default_dev() if dev is None else dev
+    unk_texts = default_unk_texts() if unk_texts is None else unk_texts
+    encoder = SentenceEncoder(model, "mean", normalize=True)
+    with torch.no_grad():
+        return _evaluator(encoder, tokenizer, dev, unk_texts, max_length)(0, 0.0)
+
+
 def teacher_vectors(
     student: SentenceEncoder, old: WordPieceTokenizer, texts: Sequence[str], max_length: int
 ) -> torch.Tensor:

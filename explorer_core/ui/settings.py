@@ -145,6 +145,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("inputs.predict", False),
     ),
     "lessons/train_model.py": _table(
+        S("train.kind", "model", choices=("model", "chinese")),  # ui/training/chinese.py
         S("train.data", "builtin", choices=("builtin", "upload")),
         S("train.tok", "train", choices=("lab", "train", "vocab")),  # "lab" when one is shared
         S("train.algo", "wordpiece", choices=tuple(ALGORITHMS)),

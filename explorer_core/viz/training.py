@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from explorer_core.training.loop import EvalRecord, Record, TrainStep
 from explorer_core.viz.common import CATEGORICAL, coloured_bars, style
 
-LOSS_PARTS = ("mlm_loss", "nsp_loss", "sim_loss", "mnr_loss")
+LOSS_PARTS = ("mlm_loss", "nsp_loss", "sim_loss", "mnr_loss", "en_loss", "zh_loss")
 MAX_POINTS = 400  # per curve; longer runs are thinned evenly (the last point always kept)
 
 
@@ -22,7 +22,7 @@ def _offsets(records: Sequence[Record]) -> dict[str, int]:
     """Steps to add per phase so pre-training and fine-tuning share one x axis."""
     pre = max((r.step for r in records if isinstance(r, TrainStep) and r.phase == "pretrain"),
               default=0)  # fmt: skip
-    return {"pretrain": 0, "finetune": pre}
+    return {"pretrain": 0, "finetune": pre, "multilingual": 0}
 
 
 def loss_frame(records: Sequence[Record]) -> pd.DataFrame:
@@ -135,6 +135,88 @@ def eval_figure(
         )  # fmt: skip
     style(fig, title=title, x_title=x_title, y_title=y_title, height=360)
     fig.update_yaxes(range=[-1.0, 1.0])
+    fig.update_xaxes(rangemode="tozero", tickformat="d")
+    fig.update_layout(showlegend=True, legend=dict(orientation="h", y=-0.25))
+    return fig
+
+
+LANG_MEASURES = ("dev_spearman_zh", "dev_spearman_en")  # a distillation's per-language curves
+
+
+def distil_frame(records: Sequence[Record]) -> pd.DataFrame:
+    """Columns step, measure (dev_spearman_zh, dev_spearman_en, unk_share), value: a
+    distillation's evaluations (`training.multilingual`), one row per value.
+
+    >>> rec = [EvalRecord("multilingual", 0, 0.0, dev_spearman_en=0.92, dev_spearman_zh=0.33,
+    ...                   unk_share=0.0)]
+    >>> distil_frame(rec).values.tolist()
+    [[0, 'dev_spearman_zh', 0.33], [0, 'dev_spearman_en', 0.92], [0, 'unk_share', 0.0]]
+    """
+    rows = [
+        (r.step, measure, float(getattr(r, measure)))
+        for r in records
+        if isinstance(r, EvalRecord)
+        for measure in (*LANG_MEASURES, "unk_share")
+        if getattr(r, measure) is not None
+    ]
+    return pd.DataFrame(rows, columns=["step", "measure", "value"])
+
+
+def _before_line(fig: go.Figure, frame: pd.DataFrame, value: float, name: str, colour: str,
+                 fmt: str) -> None:  # fmt: skip
+    """A dashed horizontal line across the run: where the model stood before it was taught."""
+    end = max(1, int(frame["step"].max())) if len(frame) else 1
+    fig.add_scatter(
+        x=[0, end], y=[value, value], mode="lines", name=name,
+        line=dict(color=colour, dash="dash", width=1.5),
+        hovertemplate=f"{name}: %{{y:{fmt}}}<extra></extra>",
+    )  # fmt: skip
+
+
+def language_figure(
+    frame: pd.DataFrame, before: Mapping[str, float | None], names: Mapping[str, str], *,
+    title: str, x_title: str, y_title: str,
+) -> go.Figure:  # fmt: skip
+    """Dev Spearman per language at each evaluation (solid), and the teacher's (MiniLM as it
+    was) per language as dashed lines. `names` has a name per measure and per `before:<measure>`."""
+    fig = go.Figure()
+    for i, measure in enumerate(LANG_MEASURES):
+        rows = frame[frame["measure"] == measure]
+        colour = CATEGORICAL[i]
+        fig.add_scatter(
+            x=rows["step"], y=rows["value"], mode="lines+markers", name=names[measure],
+            line=dict(color=colour, width=2),
+            hovertemplate=f"{names[measure]}<br>{x_title}: %{{x}}<br>{y_title}: %{{y:.3f}}"
+            "<extra></extra>",
+        )  # fmt: skip
+        if before.get(measure) is not None:
+            _before_line(fig, frame, before[measure], names[f"before:{measure}"], colour, ".3f")
+    style(fig, title=title, x_title=x_title, y_title=y_title, height=380)
+    values = [*frame.loc[frame["measure"].isin(LANG_MEASURES), "value"],
+              *(v for v in before.values() if v is not None)]  # fmt: skip
+    low = min(values, default=0.0)
+    fig.update_yaxes(range=[min(0.0, low - 0.05), 1.0])
+    fig.update_xaxes(rangemode="tozero", tickformat="d")
+    fig.update_layout(showlegend=True, legend=dict(orientation="h", y=-0.25))
+    return fig
+
+
+def unk_figure(
+    frame: pd.DataFrame, before: float | None, *, name: str, before_name: str, title: str,
+    x_title: str, y_title: str,
+) -> go.Figure:  # fmt: skip
+    """The [UNK] share of Chinese tokens (in %) at each evaluation, and before (dashed)."""
+    rows = frame[frame["measure"] == "unk_share"]
+    fig = go.Figure()
+    fig.add_scatter(
+        x=rows["step"], y=100 * rows["value"], mode="lines+markers", name=name,
+        line=dict(color=CATEGORICAL[0], width=2),
+        hovertemplate=f"{name}<br>{x_title}: %{{x}}<br>{y_title}: %{{y:.2f}}%<extra></extra>",
+    )  # fmt: skip
+    if before is not None:
+        _before_line(fig, frame, 100 * before, before_name, CATEGORICAL[1], ".1f")
+    style(fig, title=title, x_title=x_title, y_title=y_title, height=380)
+    fig.update_yaxes(range=[0, 100], ticksuffix="%")
     fig.update_xaxes(rangemode="tozero", tickformat="d")
     fig.update_layout(showlegend=True, legend=dict(orientation="h", y=-0.25))
     return fig

@@ -37,7 +37,7 @@ def admission() -> Admission:
     return Admission.from_env()
 
 
-def _owner() -> str:
+def owner() -> str:
     """This browser session's name in the admission queue (random; never in a link)."""
     return st.session_state.setdefault(OWNER_KEY, uuid.uuid4().hex)
 
@@ -55,7 +55,7 @@ def poll_run() -> int | None:
     if run is None:
         return None
     run.touch()
-    place = admission().touch(_owner())
+    place = admission().touch(owner())
     if place is None and run.running:
         return 0  # e.g. admitted by a server that has since been reloaded
     return place
@@ -66,7 +66,7 @@ def is_active() -> bool:
     run = current_run()
     if run is None:
         return False
-    return run.running or (run.status().state == "idle" and bool(admission().place(_owner())))
+    return run.running or (run.status().state == "idle" and bool(admission().place(owner())))
 
 
 def start_run(
@@ -81,7 +81,7 @@ def start_run(
     gate = admission()
     run = TrainingRun(plan, max_snapshots=MAX_SNAPSHOTS, expire_after=gate.expire_after)
     try:
-        gate.submit(_owner(), run, need)
+        gate.submit(owner(), run, need)
     except Refused as err:
         if err.reason == "busy":
             return t("train.already")
@@ -98,7 +98,7 @@ def stop_run() -> None:
         return
     if run.running:
         run.stop()
-    elif admission().cancel(_owner()) or run.status().state == "idle":
+    elif admission().cancel(owner()) or run.status().state == "idle":
         del st.session_state[RUN_KEY]
 
 
