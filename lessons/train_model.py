@@ -14,8 +14,8 @@ from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import SHARED_TOKENIZER, init, share_link, url_synced
 from explorer_core.ui.training import calls as ui
 from explorer_core.ui.training import class_run
-from explorer_core.ui.training.chinese import chinese_kind
 from explorer_core.ui.training import run as runs
+from explorer_core.ui.training.chinese import chinese_kind
 from explorer_core.ui.training.comparison import comparison_panel, start_panel
 from explorer_core.ui.training.form import (
     SIZE_KEYS,

@@ -29,6 +29,6 @@ def taught_cache() -> Path:
     atexit.register(shutil.rmtree, root, ignore_errors=True)
     config = MultilingualConfig(steps=STEPS, batch_size=16, seed=0)
     ckpt = distil(builtin_parallel_pairs()[:PAIRS], config, device="cpu")
-    # the folder the app computes from its cache root (taught_model.folder())
-    taught_model.install(ckpt, root / "models" / f"{taught_model.PREFIX}{taught_model.fingerprint()}")
+    name = f"{taught_model.PREFIX}{taught_model.fingerprint()}"  # as taught_model.folder() names it
+    taught_model.install(ckpt, root / "models" / name)
     return root
