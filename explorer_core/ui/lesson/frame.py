@@ -7,7 +7,7 @@ six that run MiniLM), so neither needs the other's names.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from explorer_core.analysis.lesson import LessonTokens
@@ -21,11 +21,19 @@ class Lesson:
     text: str  # the sentence followed through the model
     other: str  # compared with it on the cosine screen
     third: str  # a third sentence for contrast (may be empty)
-    row: LessonTokens  # `[CLS] text [SEP]` through MiniLM's WordPiece
+    row: LessonTokens  # `[CLS] text [SEP]` through the model's WordPiece
     limit: int  # MiniLM's positions
     source: str  # the caption's "where the numbers come from"
     defaults: Mapping[str, Any]  # the page's DEFAULTS (layer and head pickers are kept in the URL)
     body: Any  # the screen's container, for messages that concern the whole screen
+    model: str = "minilm"  # the model's key (`calls.model_key`): MiniLM or MiniLM + 中文
+    sizes: Mapping[str, int] = field(default_factory=dict)  # the taught texts' {vocab}, {added}
+
+
+def variant(key: str, model: str) -> str:
+    """`key`, or its `<key>.taught` text while the lesson runs MiniLM + 中文 (texts_taught.py)."""
+    taught = f"{key}.taught"
+    return taught if model != "minilm" and taught in CATALOGUE["en"] else key
 
 
 def table(frame, where) -> None:  # noqa: ANN001 - a DataFrame and a column

@@ -41,7 +41,7 @@ def unknown_note(lesson: Lesson, at: int, left) -> None:  # noqa: ANN001 - a col
 def screen_onehot(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - columns
     at = pick(lesson, left)
     token, token_id = lesson.row.tokens[at], lesson.row.ids[at]
-    weight = data.embeddings().word_embeddings.weight
+    weight = data.embeddings(lesson.model).word_embeddings.weight
     hot = core.one_hot_step(weight, token_id)
     fig = viz.one_hot_figure(
         token_id, hot.vocab_size, token, title=t("lesson.onehot.title", token=token),
@@ -50,7 +50,9 @@ def screen_onehot(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - column
     show_chart(fig, "lesson.chart.onehot", right)
     left.metric(t("lesson.onehot.gap"), f"{hot.max_gap:g}")
     unknown_note(lesson, at, left)
-    window = viz_emb.one_hot_window(weight, token_id, data.vocab_labels(), radius=2, dims=4)
+    window = viz_emb.one_hot_window(
+        weight, token_id, data.vocab_labels(lesson.model), radius=2, dims=4
+    )
     table(window.round(4), right)
     lo, hi = int(window["row"].min()), int(window["row"].max())
     right.caption(t("lesson.onehot.caption", id=token_id, lo=lo, hi=hi, dims=4,
@@ -60,7 +62,9 @@ def screen_onehot(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - column
 def screen_vector(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - columns
     at = pick(lesson, left)
     token, token_id = lesson.row.tokens[at], lesson.row.ids[at]
-    vector = data.embeddings().word_embeddings.weight[token_id].detach().double().numpy()
+    vector = (
+        data.embeddings(lesson.model).word_embeddings.weight[token_id].detach().double().numpy()
+    )
     fig = viz_emb.vector_bar(
         vector[:VECTOR_DIMS], title=t("lesson.vector.title", token=token, id=token_id),
         x_title=t("lesson.axis.dim"), y_title=t("lesson.axis.value"),
@@ -77,7 +81,7 @@ def screen_vector(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - column
 
 def screen_position(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - columns
     at = pick(lesson, left)
-    embeddings = data.embeddings()
+    embeddings = data.embeddings(lesson.model)
     parts = pair_components(embeddings, list(lesson.row.ids), [0] * len(lesson.row.ids))
     fig = viz_emb.stage_figure(
         parts, at, {stage: t(f"emb.sum.stage.{stage}") for stage in STAGES}, STAGE_DIMS,
@@ -98,7 +102,7 @@ def screen_position(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - colu
 
 
 def screen_attention(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - columns
-    run = data.sentence_run(lesson.row.ids)
+    run = data.sentence_run(lesson.row.ids, lesson.model)
     layers, heads = run.attentions.shape[:2]
     layer_col, head_col = left.columns(2)
     layer = layer_col.selectbox(
@@ -134,7 +138,7 @@ def screen_attention(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - col
                "weight": float(weights[query, best])}  # fmt: skip
     caption = t("lesson.attention.caption", layer=layer, head=head, **numbers)
     right.caption(caption + " " + t("lesson.attention.click") + " " + lesson.source)
-    cell = data.cell(tuple(lesson.row.ids), layer - 1, head - 1, query, key)
+    cell = data.cell(tuple(lesson.row.ids), layer - 1, head - 1, query, key, lesson.model)
     left.markdown(t("attn.cell.formula", **viz_attn.cell_numbers(cell, labels)))
 
 
@@ -150,7 +154,7 @@ def pick_cell(chart_key: str, labels: list[str]) -> None:
 
 
 def screen_pooled(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - columns
-    run = data.sentence_run(lesson.row.ids)
+    run = data.sentence_run(lesson.row.ids, lesson.model)
     rows = core.pooling_rows(run, lesson.row.tokens, POOL_DIMS)
     rows.index = [*rows.index[:-2], t("lesson.pooled.mean"), t("lesson.pooled.unit")]
     hidden = run.vector.shape[0]
@@ -173,12 +177,12 @@ def screen_cosine(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - column
     if not lesson.other.strip():
         lesson.body.warning(t("lesson.other_empty"))
         return
-    rows = [data.tokens(s) for s in compared]
+    rows = [data.tokens(s, lesson.model) for s in compared]
     if any(len(r.ids) > lesson.limit for r in rows):
         lesson.body.error(t("lesson.too_long", n=max(len(r.ids) for r in rows), limit=lesson.limit))
         return
-    mine = data.sentence_run(lesson.row.ids).mean
-    parts = [core.cosine_parts(mine, data.sentence_run(r.ids).mean) for r in rows]
+    mine = data.sentence_run(lesson.row.ids, lesson.model).mean
+    parts = [core.cosine_parts(mine, data.sentence_run(r.ids, lesson.model).mean) for r in rows]
     first = parts[0]
     left.metric(t("lesson.cosine.metric"), f"{first.cosine:.3f}")
     left.latex(  # two lines: fits the narrow column, also on a projector

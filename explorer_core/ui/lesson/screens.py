@@ -18,7 +18,7 @@ from typing import Any
 
 from explorer_core.analysis import lesson as core
 from explorer_core.ui.i18n import t
-from explorer_core.ui.lesson.frame import Lesson, table
+from explorer_core.ui.lesson.frame import Lesson, table, variant
 from explorer_core.viz import lesson as viz
 
 
@@ -46,8 +46,8 @@ def screen_tokens(lesson: Lesson, left, right, with_ids: bool = False) -> None: 
     frame["kind"] = [t(f"lesson.kind.{kind}") for kind in frame["kind"]]
     columns = ["position", "token", "id"] if with_ids else ["position", "token", "covers", "kind"]
     table(frame[columns], right)
-    right.caption(t(f"lesson.{'ids' if with_ids else 'tokens'}.caption", n=len(lesson.row.tokens))
-                  + " " + lesson.source)  # fmt: skip
+    key = variant(f"lesson.{'ids' if with_ids else 'tokens'}.caption", lesson.model)
+    right.caption(t(key, n=len(lesson.row.tokens), **lesson.sizes) + " " + lesson.source)
 
 
 TEXT_SCREENS = {

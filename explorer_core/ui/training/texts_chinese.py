@@ -101,13 +101,6 @@ EN = {
         "The server cannot take the build: it needs about {need} MB, more than the {budget} MB "
         "it sets aside for all training runs together."
     ),
-    "lesson.zh.none": (
-        "This lesson runs the English-only MiniLM, so Chinese characters show as [UNK]. Build "
-        "**MiniLM + 中文** once (about 10 minutes) and the lesson reads Chinese:"
-    ),
-    "lesson.zh.build": "Build MiniLM + 中文",
-    "lesson.zh.building": "Building MiniLM + 中文: {text}",
-    "lesson.zh.using": "Model: **MiniLM + 中文, taught here** (MiniLM taught Chinese on this server).",
 }
 
 ZH = {
@@ -202,11 +195,4 @@ ZH = {
     "train.zh.refused.budget": (
         "服务器无法接受这次构建：它大约需要 {need} MB，超过了服务器为所有训练预留的 {budget} MB。"
     ),
-    "lesson.zh.none": (
-        "本课程运行的是只懂英文的 MiniLM，所以汉字显示为 [UNK]。构建一次 **MiniLM + 中文**"
-        "（约 10 分钟），课程就能读懂中文："
-    ),
-    "lesson.zh.build": "构建 MiniLM + 中文",
-    "lesson.zh.building": "正在构建 MiniLM + 中文：{text}",
-    "lesson.zh.using": "模型：**MiniLM + 中文（本机教会）**（在这台服务器上教会了中文的 MiniLM）。",
 }
