@@ -16,9 +16,7 @@ half-written model and a build that dies leaves nothing behind.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +24,7 @@ from typing import TYPE_CHECKING
 from explorer_core.files.tokenizer_cache import cache_root
 
 if TYPE_CHECKING:
+    from explorer_core.tokenization import Tokenizer
     from explorer_core.training.checkpoint import Checkpoint
 
 RECIPE_VERSION = "1"  # bump when the recipe changes in a way its default config does not show
@@ -81,28 +80,36 @@ def load() -> Checkpoint | None:
     return ckpt
 
 
+def load_tokenizer() -> Tokenizer | None:
+    """The taught model's tokenizer alone (no weights, no torch), or None when not built."""
+    import json
+
+    from explorer_core.tokenization import load_tokenizer as load
+
+    path = built_folder()
+    if path is None:
+        return None
+    try:  # where the checkpoint keeps its tokenizer (training.checkpoint's META_FILE)
+        meta = json.loads((path / "explorer_checkpoint.json").read_text(encoding="utf-8"))
+        return load(path / str(meta["tokenizer"].get("folder", ".")))
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 def install(ckpt: Checkpoint, target: Path | None = None) -> Path:
-    """Save `ckpt` as the taught model (atomically: written aside, then renamed into place).
+    """Save `ckpt` as the taught model, atomically (`checkpoint.replace_checkpoint`), replacing
+    one built before, and remove the folders of older recipes. Returns the folder."""
+    from explorer_core.training.checkpoint import replace_checkpoint
 
-    A model built before is replaced; a folder of an older recipe is removed. Returns the folder.
-    """
-    from explorer_core.training.checkpoint import save_checkpoint
-
-    target = target or folder()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
-    try:
-        save_checkpoint(ckpt, aside)
-        old = None
-        if target.exists():
-            old = target.with_name(f".{target.name}-old-{os.getpid()}")
-            os.replace(target, old)
-        os.replace(aside, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    finally:
-        shutil.rmtree(aside, ignore_errors=True)
-    for stale in target.parent.glob(f"{PREFIX}*"):
-        if stale != target:
-            shutil.rmtree(stale, ignore_errors=True)
+    target = replace_checkpoint(ckpt, target or folder())
+    remove_stale(target)
     return target
+
+
+def remove_stale(keep: Path | None = None) -> None:
+    """Remove taught models of other recipes (other fingerprints) beside `keep` (default: this
+    recipe's folder): they are never read again."""
+    keep = keep or folder()
+    for stale in keep.parent.glob(f"{PREFIX}*"):
+        if stale != keep:
+            shutil.rmtree(stale, ignore_errors=True)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import tempfile
 import zipfile
@@ -185,6 +186,27 @@ def _read_meta(folder: Path) -> dict[str, Any]:
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ValueError(f"{folder} is not an Embedding Explorer checkpoint ({META_FILE} format)")
     return meta
+
+
+def replace_checkpoint(ckpt: Checkpoint, folder: str | Path) -> Path:
+    """Write `ckpt` into `folder` atomically: into a hidden sibling first, then renamed into
+    place (a checkpoint there before is replaced), so a reader never sees half a folder and a
+    write that dies leaves the old one. Returns the folder."""
+    folder = Path(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    aside = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    try:
+        save_checkpoint(ckpt, aside)
+        old = None
+        if folder.exists():
+            old = folder.with_name(f".{folder.name}-old-{os.getpid()}")
+            os.replace(folder, old)
+        os.replace(aside, folder)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(aside, ignore_errors=True)
+    return folder
 
 
 def load_checkpoint(folder: str | Path) -> Checkpoint:

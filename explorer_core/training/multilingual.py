@@ -45,7 +45,7 @@ from explorer_core.inputs.parallel import ParallelPair, builtin_parallel_pairs
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 from explorer_core.training.batches import LengthBatches
-from explorer_core.training.checkpoint import Checkpoint, save_checkpoint
+from explorer_core.training.checkpoint import Checkpoint, replace_checkpoint, save_checkpoint
 from explorer_core.training.devices import resolve_device
 from explorer_core.training.finetune import embed_rows, evaluate_pairs
 from explorer_core.training.loop import Callback, EvalRecord, Loop, LoopConfig
@@ -290,9 +290,9 @@ class DistillPlan:
     the shipped pairs or `pairs`, `config`, and where the result goes.
 
     With `out` (a folder, e.g. `files.taught_model.folder()`, resolved by whoever makes the plan)
-    the worker installs the student there (`files.taught_model.install`) and carries no weights
-    back (`returns_model` is False): every page reads the model from disk. Without it, the run's
-    result is the Checkpoint, as for a `TrainingPlan`.
+    the worker saves the student there atomically (`checkpoint.replace_checkpoint`) and carries
+    no weights back (`returns_model` is False): every page reads the model from disk. Without
+    it, the run's result is the Checkpoint, as for a `TrainingPlan`.
     """
 
     config: MultilingualConfig = MultilingualConfig()
@@ -316,13 +316,11 @@ class DistillPlan:
         on_snapshot: object = None,
     ) -> Checkpoint:  # fmt: skip
         """Distil (and install into `out`); `on_snapshot` is accepted and not used."""
-        from explorer_core.files import taught_model
-
         pairs = list(self.pairs) or builtin_parallel_pairs()
         ckpt = distil(pairs, self.config, device=self.device, dev=self.dev, callback=callback,
                       stop=stop)  # fmt: skip
         if self.out:
-            taught_model.install(ckpt, Path(self.out))
+            replace_checkpoint(ckpt, self.out)
         return ckpt
 
 

@@ -54,3 +54,17 @@ def taught() -> Checkpoint | None:
 @st.cache_resource(max_entries=1, show_spinner=False)
 def _taught(path: str, stamp: float | None) -> Checkpoint | None:
     return taught_model.load()
+
+
+def taught_tokenizer() -> Tokenizer | None:
+    """The taught model's tokenizer alone (no torch), or None when it has not been built: the
+    guided lesson's first screens need only this."""
+    path = taught_model.built_folder()
+    if path is None:
+        return None
+    return _taught_tokenizer(str(path), taught_model.stamp())
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _taught_tokenizer(path: str, stamp: float | None) -> Tokenizer | None:
+    return taught_model.load_tokenizer()

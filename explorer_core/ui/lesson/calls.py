@@ -21,7 +21,7 @@ from explorer_core.bert.config import BertConfig
 from explorer_core.bert.pretrained import minilm_path
 from explorer_core.files import taught_model
 from explorer_core.tokenization import Tokenizer
-from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer, taught
+from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer, taught, taught_tokenizer
 
 if TYPE_CHECKING:
     from explorer_core.bert.attention import CellArithmetic
@@ -38,15 +38,15 @@ def model_key(language: str) -> str:
     again; pass it to every function below."""
     if language == "zh":
         stamp = taught_model.stamp()
-        if stamp is not None and taught() is not None:
+        if stamp is not None and taught_tokenizer() is not None:
             return f"taught-{stamp}"
     return MINILM
 
 
 def tokenizer(model: str = MINILM) -> Tokenizer:
     """The model's WordPiece: MiniLM's (bert-base-uncased) or MiniLM + 中文's (+ Chinese)."""
-    ckpt = taught() if model != MINILM else None
-    return ckpt.tokenizer if ckpt is not None else minilm_tokenizer()
+    taught_one = taught_tokenizer() if model != MINILM else None
+    return taught_one if taught_one is not None else minilm_tokenizer()
 
 
 def bert(model: str = MINILM) -> BertModel:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core.ui.i18n import t
-from explorer_core.ui.pretrained import taught
+from explorer_core.ui.pretrained import taught_tokenizer
 from explorer_core.ui.training import chinese
 
 DRAWN_KEY = "lesson.zh.drawn"  # id of the build this session last drew as running
@@ -15,7 +15,7 @@ DRAWN_KEY = "lesson.zh.drawn"  # id of the build this session last drew as runni
 
 def chinese_notice() -> None:
     """Nothing once the model is built; else the notice, polled while a build runs."""
-    if taught() is not None and not chinese.building():
+    if taught_tokenizer() is not None and not chinese.building():
         return
     st.fragment(run_every=1.0 if chinese.building() else None)(_notice)()
 
@@ -32,7 +32,7 @@ def _notice() -> None:
         st.rerun(scope="app")  # the build just ended: the lesson now runs the taught model
     if run is not None:
         chinese.ended_line(run)  # e.g. why the last build failed
-    if taught() is not None:
+    if taught_tokenizer() is not None:
         return
     line, button = st.columns([4, 1], vertical_alignment="center")
     line.info(t("lesson.zh.none"), icon=":material/translate:")

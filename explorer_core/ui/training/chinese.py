@@ -12,34 +12,32 @@ work), and a Stop installs the model as it is, as any Stop in the app keeps what
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from explorer_core.files import taught_model
-from explorer_core.inputs.parallel import builtin_parallel_pairs
 from explorer_core.training.admission import Refused
-from explorer_core.training.loop import EvalRecord
-from explorer_core.training.multilingual import (
-    PHASE,
-    DistillPlan,
-    MultilingualConfig,
-    default_dev,
-    figures,
-)
-from explorer_core.training.worker import TrainingRun
 from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer, taught
-from explorer_core.ui.training import run as runs
-from explorer_core.viz import training as viz
+
+if TYPE_CHECKING:
+    from explorer_core.training.loop import EvalRecord
+    from explorer_core.training.multilingual import DistillPlan
+    from explorer_core.training.worker import TrainingRun
+
+# subtle: torch, the worker and the recipe are imported where used, so the Chinese lesson's
+# notice (ui/lesson/notice.py) draws without waiting for torch on a server that just started.
 
 OWNER = "install:minilm-zh"  # the build's name in the server's admission queue
 # a build's peak memory: 1.40 GB measured (VmHWM of `train multilingual` on the shipped pairs)
 NEED_BYTES = 1536 * 2**20
 EVAL_EVERY = 25  # steps between the curve's points: 13 points in a default build, ~0.4 s each
+PHASE = "multilingual"  # training.multilingual.PHASE: the name of the build's log
 DRAWN_KEY = "train.zh.drawn"  # id of the build this session last drew as running
 
 
@@ -70,17 +68,26 @@ def building() -> bool:
 def place() -> int | None:
     """The build's place in the queue (0: training), None when it neither trains nor waits;
     asking keeps a waiting build in the queue (the pages that show it ask once a second)."""
+    from explorer_core.ui.training import run as runs
+
     return runs.admission().touch(OWNER) if building() else None
 
 
 def plan() -> DistillPlan:
     """The app's build: the default recipe, with a point on the curve every EVAL_EVERY steps."""
+    from dataclasses import replace
+
+    from explorer_core.training.multilingual import DistillPlan, MultilingualConfig
+
     config = replace(MultilingualConfig(), eval_every=EVAL_EVERY)
     return DistillPlan(config, device="auto", out=str(taught_model.folder()))
 
 
 def start_build() -> str | None:
     """Start (or queue) the build; None when it started or waits, else why not (translated)."""
+    from explorer_core.training.worker import TrainingRun
+    from explorer_core.ui.training import run as runs
+
     gate, shared = runs.admission(), board()
     with shared.lock:
         if building():
@@ -93,11 +100,19 @@ def start_build() -> str | None:
                 return t("train.zh.already")
             return t("train.zh.refused.budget", need=err.need // 2**20, budget=err.budget // 2**20)
         shared.run, shared.starter = run, runs.owner()
+    taught_model.remove_stale()  # older recipes' models: never read again
     return None
 
 
 def may_stop() -> bool:
-    return building() and board().starter == runs.owner()
+    return building() and board().starter == _session()
+
+
+def _session() -> str:
+    """This session's name in the admission queue (`ui.training.run.owner`)."""
+    from explorer_core.ui.training import run as runs
+
+    return runs.owner()
 
 
 def stop_build() -> None:
@@ -109,6 +124,8 @@ def stop_build() -> None:
     if run.running:
         run.stop()
     else:
+        from explorer_core.ui.training import run as runs
+
         runs.admission().cancel(OWNER)
 
 
@@ -141,6 +158,8 @@ def ended_line(run: TrainingRun) -> None:
 @st.cache_data(max_entries=1, show_spinner=False)
 def minilm_figures() -> EvalRecord:
     """MiniLM as it was, measured as the build's curve measures the student (~0.4 s once)."""
+    from explorer_core.training.multilingual import figures
+
     return figures(minilm_model(), minilm_tokenizer())
 
 
@@ -150,7 +169,7 @@ def built_line() -> bool:
     if ckpt is None:
         st.info(t("train.zh.not_built"))
         return False
-    log = ckpt.log.get(PHASE)
+    log = ckpt.log.get(PHASE)  # the recipe's phase name (training.multilingual.PHASE)
     steps, seconds = (len(log.steps), log.seconds) if log else (0, 0.0)
     stopped = t("train.zh.stopped") if log and log.stop_reason == "stopped" else ""
     st.success(t("train.zh.built", steps=steps, minutes=seconds / 60, stopped=stopped))
@@ -161,7 +180,7 @@ def before_after_table() -> None:
     """MiniLM as it was, the student before its first step and the taught model, side by side."""
     st.subheader(t("train.zh.table.head"))
     ckpt = taught()
-    log = ckpt.log.get(PHASE) if ckpt is not None else None
+    log = ckpt.log.get(PHASE) if ckpt is not None else None  # (training.multilingual.PHASE)
     if log is None or not log.evals:
         st.caption(t("train.zh.table.none"))
         return
@@ -190,7 +209,7 @@ def progress_panel() -> None:
         st.session_state[DRAWN_KEY] = id(run)
         share, text = progress_text(run)
         st.progress(min(1.0, share), text=text)
-        if board().starter != runs.owner():
+        if board().starter != _session():
             st.caption(t("train.zh.other"))
     else:
         ended_line(run)
@@ -204,6 +223,8 @@ def progress_panel() -> None:
 
 def curves(records: list) -> None:
     """The [UNK] share, the dev Spearman per language and the two losses of a build."""
+    from explorer_core.viz import training as viz
+
     frame = viz.distil_frame(records)
     before = minilm_figures()
     x_title = t("train.zh.axis.step")
@@ -234,6 +255,9 @@ def curves(records: list) -> None:
 
 
 def data_line() -> None:
+    from explorer_core.inputs.parallel import builtin_parallel_pairs
+    from explorer_core.training.multilingual import MultilingualConfig, default_dev
+
     config, dev = MultilingualConfig(), default_dev()
     st.caption(t(
         "train.zh.data", pairs=len(builtin_parallel_pairs()), epochs=config.epochs,
