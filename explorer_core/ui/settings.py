@@ -34,6 +34,8 @@ MAX_VOCAB = 20_000  # the Tokenizer Lab's largest vocabulary
 SEEDS = (0, 1_000_000)
 STEPS = (0, 100_000)
 TINY = PRESETS["tiny"]
+TAUGHT = "taught"  # the model source MiniLM + 中文, taught here (ui.pretrained.taught)
+SOURCES = ("fresh", "trained", "pretrained", TAUGHT)  # the Embed and Attention pages' models
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,7 @@ PAGES: dict[str, dict[str, Setting]] = {
     ),
     "lessons/embed_tokens.py": _table(
         S("emb.tokens.text", text="emb.tokens.default_text"),
-        S("emb.tokens.source", "pretrained", choices=("fresh", "trained", "pretrained")),
+        S("emb.tokens.source", "pretrained", choices=SOURCES),
         S("emb.tokens.dim", 64, choices=(16, 32, 64, 128)),
         S("emb.tokens.seed", 0, span=(0, 10_000)),
         S("emb.tokens.pick", 1),  # a token position: its range is the sentence
@@ -106,7 +108,7 @@ PAGES: dict[str, dict[str, Setting]] = {
     "lessons/embed_sum.py": _table(
         S("emb.sum.a", text="emb.sum.default_a"),
         S("emb.sum.b", text="emb.sum.default_b"),
-        S("emb.sum.source", "pretrained", choices=("fresh", "trained", "pretrained")),
+        S("emb.sum.source", "pretrained", choices=SOURCES),
         S("emb.sum.seed", 0, span=(0, 10_000)),
         S("emb.sum.pick", 1),  # a token position: its range is the pair
         S("emb.sum.dims", 12, span=(4, 64)),  # at most the model's hidden size
