@@ -115,7 +115,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("emb.sum.overview", True),
     ),
     "lessons/attention.py": _table(
-        S("attn.source", "pretrained", choices=("fresh", "trained", "pretrained")),
+        S("attn.source", "pretrained", choices=SOURCES),
         S("attn.mode", "single", choices=("single", "pair", "batch")),
         S("attn.view", "head", choices=("head", "overview", "masks")),
         S("attn.text", "The cat sat on the mat because it was tired."),
