@@ -1,5 +1,5 @@
 """MiniLM + 中文, taught here, as a model source on Token embeddings, Embedding sum, Attention and
-Similarity: how each page says it is not built yet.
+Similarity: how each page says it is not built yet, and the Chinese default once it is.
 
 The pages' own tests (tests/test_page_*.py, `-k taught`) check what each page draws with it."""
 
@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from explorer_core.ui.settings import Setting
 from tests.conftest import ROOT, app_test
-from tests.links import link_text
+from tests.links import link_text, open_with
 
 SOURCE_KEYS = {  # page -> the setting that picks its model
     "lessons/embed_tokens.py": "emb.tokens.source",
@@ -16,6 +17,7 @@ SOURCE_KEYS = {  # page -> the setting that picks its model
     "lessons/attention.py": "attn.source",
     "lessons/similarity.py": "sim.model",
 }
+MINILM = {key: "minilm" if key == "sim.model" else "pretrained" for key in SOURCE_KEYS.values()}
 PAGES = sorted(SOURCE_KEYS)
 
 
@@ -55,3 +57,36 @@ def test_not_built_links_to_the_train_page_inside_the_app():
     assert not at.exception
     links = [(link.proto.page, link.proto.query_string) for link in at.get("page_link")]
     assert ("train-model", "train.kind=chinese") in links, links  # on "Teach MiniLM Chinese"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_chinese_default_is_the_taught_model_once_built(page, taught):
+    key = SOURCE_KEYS[page]
+    at = app_test(page, state={"lang": "zh"}, timeout=120)
+    assert not at.exception
+    assert at.session_state[key] == "taught"
+    assert not [info.value for info in at.info if "MiniLM + 中文" in info.value]  # it is built
+    english = app_test(page, timeout=120)
+    assert english.session_state[key] == MINILM[key]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_chinese_default_is_minilm_when_not_built(page):
+    key = SOURCE_KEYS[page]
+    at = app_test(page, state={"lang": "zh"}, timeout=120)
+    assert not at.exception
+    assert at.session_state[key] == MINILM[key]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_chosen_model_wins_over_the_chinese_default(page, taught):
+    key = SOURCE_KEYS[page]
+    linked = open_with(page, {key: MINILM[key], "lang": "zh"}, state={"lang": "zh"})
+    assert linked.session_state[key] == MINILM[key]  # a link's choice
+    at = app_test(page, state={"lang": "zh", key: MINILM[key]}, timeout=120)
+    assert at.session_state[key] == MINILM[key]  # the session's choice
+
+
+def test_a_chinese_default_must_be_one_of_the_choices():
+    with pytest.raises(ValueError, match="not one of its choices"):
+        Setting("x.source", "pretrained", choices=("fresh", "pretrained"), zh="taught")

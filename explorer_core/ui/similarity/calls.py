@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from explorer_core.analysis.similarity import TextEncoder
 from explorer_core.files import taught_model
+from explorer_core.ui.i18n import current_language
 from explorer_core.ui.pretrained import taught
 from explorer_core.ui.settings import TAUGHT
 
@@ -34,9 +35,11 @@ def offered(available: Sequence[str]) -> tuple[str, ...]:
 
 def first_choice(available: Sequence[str]) -> str:
     """The model the page shows when the remembered one is not available (no model trained in
-    this session yet): the first one.
+    this session yet): MiniLM + 中文 in a Chinese UI once it is built, else the first one.
 
-    >>> first_choice(["minilm", "taught"])
+    >>> first_choice(["minilm", "taught"])  # an English UI
     'minilm'
     """
+    if TAUGHT in available and current_language() == "zh":
+        return TAUGHT
     return available[0]
