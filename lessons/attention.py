@@ -17,6 +17,7 @@ from explorer_core.ui.attention.calls import (
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
+from explorer_core.ui.taught.views import NOT_BUILT, not_built
 from explorer_core.viz import attention as viz
 
 MODES, VIEWS = ("single", "pair", "batch"), ("head", "overview", "masks")
@@ -30,7 +31,10 @@ LINKED = ("attn.source", "attn.mode", "attn.view", "attn.text", "attn.a", "attn.
 st.title(t("attn.title"))
 st.markdown(t("attn.intro"))
 pick = {"format_func": lambda v: t(f"attn.src.{v}")}
-kind = st.segmented_control(t("attn.source"), SOURCES, key="attn.source", **pick) or "pretrained"
+kind = (
+    st.segmented_control(t("attn.source"), SOURCES, key="attn.source", **pick)
+    or DEFAULTS["attn.source"]
+)
 mode = (
     st.segmented_control(
         t("attn.mode"), MODES, key="attn.mode", format_func=lambda v: t(f"attn.mode.{v}")
@@ -67,7 +71,10 @@ if len(snaps) > 1:  # before / during / after training, from the Train page
 try:
     source = model_source(kind, snapshot)
 except SourceUnavailable as err:
-    st.warning(t(err.key))
+    if err.key == NOT_BUILT:
+        not_built()  # MiniLM + 中文: how to build it, and a link to the Train page
+    else:
+        st.warning(t(err.key))
     stop()
 if not texts or not all(text.strip() for text in texts) or (pair is not None and not pair.strip()):
     st.warning(t("attn.empty"))

@@ -32,8 +32,8 @@ st.markdown(t("emb.sum.intro"))
 col_a, col_b = st.columns(2)
 first = col_a.text_input(t("emb.sum.a"), max_chars=200, **bind("emb.sum.a"))
 second = col_b.text_input(t("emb.sum.b"), max_chars=200, **bind("emb.sum.b"))
-source, caption = pick_source("emb.sum")
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
+source, caption = pick_source("emb.sum")  # stops with a message when the model is not available
 if not first.strip():
     st.warning(t("emb.sum.empty"))
     st.stop()

@@ -1,5 +1,6 @@
 """Token embeddings: an id selects one row of E (one-hot × E), the matrix itself, and a 2-D map of
-the sentence's token vectors beside their nearest neighbours (fresh, trained or pretrained)."""
+the sentence's token vectors beside their nearest neighbours (fresh, trained, pretrained MiniLM or
+MiniLM + 中文 taught here)."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ LINKED = ("emb.tokens.text", "emb.tokens.source", "emb.tokens.dim", "emb.tokens.
 st.title(t("emb.tokens.title"))
 st.markdown(t("emb.tokens.intro"))
 text = st.text_input(t("emb.tokens.text"), max_chars=300, **bind("emb.tokens.text"))
-source, caption = pick_source("emb.tokens")
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
+source, caption = pick_source("emb.tokens")  # stops with a message when the model is not available
 weight = source.embeddings.word_embeddings.weight.detach()
 tokens = tokens_of(source.tokenizer, text)
 if not tokens:

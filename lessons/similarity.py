@@ -1,5 +1,6 @@
-"""Similarity: the model trained in this session next to real MiniLM: cosine of two sentences, a
-similarity matrix, nearest neighbours, and predicted vs gold scores on the dev/test pairs."""
+"""Similarity: the model trained in this session next to real MiniLM (and MiniLM + 中文 once it is
+built here): cosine of two sentences, a similarity matrix, nearest neighbours, and predicted vs
+gold scores on the dev/test pairs."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import streamlit as st
 from explorer_core.ui.export import download_json
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import bind, choices, defaults
-from explorer_core.ui.similarity import views
+from explorer_core.ui.similarity import calls, views
 from explorer_core.ui.state import init, share_link, url_synced
+from explorer_core.ui.taught.views import not_built
 from explorer_core.ui.training import calls as ui
 
 VIEWS, POOLING_MODES = choices("sim.view"), choices("sim.pooling")
@@ -25,7 +27,7 @@ for key in ("sim.list", "sim.query", "sim.k"):  # subtle: keep text while its wi
     st.session_state[key] = st.session_state[key]
 
 ui.sync_run()
-shared, minilm = ui.shared_model(), ui.try_minilm()
+shared, minilm, taught = ui.shared_model(), ui.try_minilm(), calls.taught_encoder()
 st.title(t("sim.title"))
 st.markdown(t("sim.intro"))
 if shared is None:
@@ -40,6 +42,8 @@ if shared is not None:
         encoders["fresh"] = (fresh, f"fresh-{shared.uid}", t("sim.src.fresh"))
 if minilm is not None:
     encoders["minilm"] = (minilm, "minilm", t("sim.src.minilm"))
+if taught is not None:
+    encoders["taught"] = (*taught, t("sim.src.taught"))
 if not encoders:
     st.error(t("sim.nothing"))
     st.stop()
@@ -79,13 +83,17 @@ st.divider()
 view = st.segmented_control(
     t("sim.view"), VIEWS, key="sim.view", format_func=lambda v: t(f"sim.view.{v}")
 ) or "matrix"  # fmt: skip
-if st.session_state["sim.model"] not in encoders:
-    st.session_state["sim.model"] = next(iter(encoders))
+offered = calls.offered(tuple(encoders))  # MiniLM + 中文 too, even before it is built
+if st.session_state["sim.model"] not in offered:
+    st.session_state["sim.model"] = calls.first_choice(tuple(encoders))
 kind = st.segmented_control(
-    t("sim.model"), tuple(encoders), key="sim.model", format_func=lambda k: t(f"sim.model.{k}")
-) or next(iter(encoders))  # fmt: skip
-caption, model_name = encoders[kind][2], t(f"sim.model.{kind}")
+    t("sim.model"), offered, key="sim.model", format_func=lambda k: t(f"sim.model.{k}")
+) or calls.first_choice(tuple(encoders))  # fmt: skip
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
+if kind not in encoders:  # MiniLM + 中文 before it is built: how to build it
+    not_built()
+    st.stop()
+caption, model_name = encoders[kind][2], t(f"sim.model.{kind}")
 
 if view == "matrix":
     views.matrix_view(partial(vectors, kind), kind, model_name, caption)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from explorer_core.bert.config import BertConfig
@@ -222,3 +223,27 @@ def test_a_click_on_a_cell_picks_query_and_key():
     assert clicked_cell([{"x": "2 · cat", "y": "3 · sat", "z": 0.1}], labels) == (3, 2)
     assert clicked_cell([{"x": "9 · gone", "y": "3 · sat"}], labels) is None
     assert clicked_cell([], labels) is None
+
+
+def test_taught_model_attends_over_chinese_characters(taught):
+    """MiniLM + 中文: the axes are the sentence's characters (no [UNK]) and the weights are the
+    taught model's own, layer 1 head 1."""
+    import torch
+
+    from explorer_core.files import taught_model
+
+    ckpt = taught_model.load()
+    text = "猫坐在垫子上。"
+    at = app_test(PAGE, state={"attn.source": "taught", "attn.text": text})
+    assert not at.exception and not at.error
+    weights = figures(at)[0]
+    labels = [str(label).split(" · ", 1)[1] for label in weights["data"][0]["x"]]
+    assert (
+        labels == ["[CLS]", *text, "[SEP]"] and weights["data"][0]["y"] == weights["data"][0]["x"]
+    )
+    ids = [ckpt.tokenizer.vocab[c] for c in text]
+    row = torch.tensor([[ckpt.tokenizer.vocab["[CLS]"], *ids, ckpt.tokenizer.vocab["[SEP]"]]])
+    with torch.no_grad():
+        expected = ckpt.model(row, torch.ones_like(row), output_attentions=True).attentions[0]
+    np.testing.assert_allclose(z_of(weights), expected[0, 0].numpy(), atol=1e-5)
+    assert "MiniLM + 中文, taught here" in " ".join(c.value for c in at.caption)

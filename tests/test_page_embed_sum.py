@@ -138,3 +138,31 @@ def test_remembered_widgets_outside_their_new_range_are_clamped():
     at.text_input(key="emb.sum.b").set_value("Yo.").run()
     assert not at.exception
     assert at.selectbox(key="emb.sum.pick").value == 6  # [CLS] hi . [SEP] yo . [SEP]: last is 6
+
+
+def test_taught_model_sums_chinese_characters(taught):
+    """MiniLM + 中文: the pair is cut into characters (no [UNK]) and what enters layer 1 is the
+    taught model's LayerNorm(token + position + segment), worked out here from its tables."""
+    from explorer_core.files import taught_model
+
+    emb = taught_model.load().model.embeddings
+    state = {"emb.sum.source": "taught", "emb.sum.a": "猫坐在垫子上。", "emb.sum.b": "它睡了。"}
+    at = app_test(PAGE, state=state)
+    assert not at.exception
+    table = at.dataframe[0].value
+    tokens, ids, segments = (table[c].tolist() for c in ("token", "id", "segment"))
+    assert tokens == ["[CLS]", *"猫坐在垫子上。", "[SEP]", *"它睡了。", "[SEP]"]
+    with torch.no_grad():
+        parts = (
+            emb.word_embeddings.weight[ids]
+            + emb.position_embeddings.weight[: len(ids)]
+            + emb.token_type_embeddings.weight[segments]
+        )
+        ln = emb.LayerNorm
+        expected = torch.nn.functional.layer_norm(
+            parts, parts.shape[-1:], ln.weight, ln.bias, ln.eps
+        ).double().numpy()  # fmt: skip
+    overview = figure_with_title(at, "Input of layer 1")
+    z = chart_array(overview["data"][0]["z"]).reshape(len(ids), -1)
+    np.testing.assert_allclose(z, expected, atol=1e-5)
+    assert any("MiniLM + 中文, taught here" in c.value for c in at.caption)

@@ -180,3 +180,28 @@ def test_the_map_is_computed_once_per_sentence(monkeypatch):
     at.session_state["emb.tokens.text"] = "a queen"
     at.run()
     assert len(calls) == 3
+
+
+def test_taught_model_reads_chinese_characters(taught):
+    """MiniLM + 中文: every character of the sentence is its own token with a row of the taught
+    table (猫 is a row added after MiniLM's 30,522), and the page draws that table's numbers."""
+    from explorer_core.files import taught_model
+
+    ckpt = taught_model.load()
+    text = "猫坐在垫子上。"
+    state = {"emb.tokens.source": "taught", "emb.tokens.text": text, "emb.tokens.pick": 0}
+    at = app_test(PAGE, state=state)
+    assert not at.exception
+    tokens, ids = at.dataframe[0].value.iloc[:, 1].tolist(), at.dataframe[0].value.iloc[:, 2]
+    assert tokens == list(text) and "[UNK]" not in tokens
+    assert ids.tolist() == [ckpt.tokenizer.vocab[c] for c in text] and ids[0] >= 30522
+    weight = ckpt.model.embeddings.word_embeddings.weight.detach().double().numpy()
+    bar = figure_with_title(at, f"one-hot({ids[0]})")
+    np.testing.assert_allclose(chart_array(bar["data"][0]["y"]), weight[ids[0]], atol=1e-7)
+    matrix = figure_with_title(at, "Rows of E")
+    z = chart_array(matrix["data"][0]["z"]).reshape(len(ids), -1)
+    np.testing.assert_allclose(z, weight[ids.tolist()], atol=1e-7)
+    assert any("猫" in str(label) for label in matrix["data"][0]["y"])
+    neighbours = at.dataframe[-1].value  # the map's table: the taught vocabulary's strings
+    assert list(dict.fromkeys(neighbours.iloc[:, 0])) == list(text)
+    assert any("MiniLM + 中文, taught here" in c.value for c in at.caption)

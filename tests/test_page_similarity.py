@@ -139,3 +139,30 @@ def test_page_reads_in_chinese():
     assert at.title[0].value == "句子相似度"
     assert "余弦：MiniLM（预训练）" in [m.label for m in at.metric]
     assert any("Tiny，本次会话中训练：微调 3 步" in c.value for c in at.caption)
+
+
+def test_taught_model_next_to_minilm(taught):
+    """MiniLM + 中文 gets its own cosine beside MiniLM's, and its matrix when picked: the numbers
+    of the taught model with its own vocabulary (MiniLM reads these sentences as [UNK]s)."""
+    from explorer_core.analysis.similarity import TextEncoder, cosine_matrix, sentence_list
+    from explorer_core.files import taught_model
+
+    ckpt = taught_model.load()
+    encoder = TextEncoder(ckpt.model, ckpt.tokenizer, max_length=128)
+    first, second, listed = (
+        "一个男人在弹吉他。",
+        "有人在切菜。",
+        "猫坐在垫子上。\n狗在院子里跑。\n今天下雨了。",
+    )
+    state = {"sim.a": first, "sim.b": second, "sim.model": "taught", "sim.list": listed}
+    at = app_test(PAGE, state=state)
+    assert not at.exception
+    metrics = _metrics(at)
+    assert set(metrics) == {"cosine: MiniLM (pretrained)", "cosine: MiniLM + 中文 (taught here)"}
+    taught_cos = metrics["cosine: MiniLM + 中文 (taught here)"]
+    assert taught_cos == pytest.approx(encoder.cosine(first, second), abs=1e-3)
+    assert taught_cos != pytest.approx(metrics["cosine: MiniLM (pretrained)"], abs=1e-3)
+    (fig,) = figures(at)
+    z = chart_array(fig["data"][0]["z"]).reshape(3, 3)
+    np.testing.assert_allclose(z, cosine_matrix(encoder.embed(sentence_list(listed))), atol=1e-6)
+    assert any("MiniLM + 中文, taught here" in c.value for c in at.caption)

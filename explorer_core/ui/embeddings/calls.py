@@ -1,8 +1,9 @@
 """Cached data for the three Embed pages: pretrained MiniLM, fresh seeded tables, the tokenizers.
 
 Every cached function takes plain arguments; models and tensors are cached as resources and treated
-as read-only. `embedding_source` resolves the page's choice (fresh / trained / pretrained) into one
-`Source`: the tokenizer, the embedding module and a caption label.
+as read-only. `embedding_source` resolves the page's choice (fresh / trained / pretrained / taught:
+MiniLM + 中文, taught here) into one `Source`: the tokenizer, the embedding module and a caption
+label.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Token, Tokenizer
 from explorer_core.ui import settings
 from explorer_core.ui.i18n import t
-from explorer_core.ui.pretrained import minilm_tokenizer
+from explorer_core.ui.pretrained import minilm_tokenizer, taught
 from explorer_core.ui.state import (
     SHARED_MODEL,
     SHARED_TOKENIZER,
@@ -33,12 +34,14 @@ from explorer_core.ui.state import (
     clamp_state,
     url_synced,
 )
+from explorer_core.ui.taught.views import NOT_BUILT, not_built
 
-SOURCES = ("fresh", "trained", "pretrained")
+SOURCES = settings.SOURCES  # fresh / trained / pretrained / taught
 
 
 class SourceUnavailable(RuntimeError):
-    """The chosen model does not exist in this session (no trained model, MiniLM not installed)."""
+    """The chosen model does not exist here (no trained model, MiniLM not installed, MiniLM + 中文
+    not built on this install)."""
 
     def __init__(self, key: str, **values: object) -> None:
         super().__init__(key)
@@ -88,6 +91,11 @@ def embedding_source(kind: str, *, dim: int = 64, seed: int = 0) -> Source:
             return Source(kind, minilm_tokenizer(), minilm_embeddings(), "all-MiniLM-L6-v2")
         except (ImportError, PretrainedUnavailable) as err:
             raise SourceUnavailable("emb.tokens.src.no_pretrained", error=str(err)) from err
+    if kind == "taught":  # MiniLM's tables with the Chinese rows it was taught, its own vocabulary
+        ckpt = taught()
+        if ckpt is None:
+            raise SourceUnavailable(NOT_BUILT)
+        return Source(kind, ckpt.tokenizer, ckpt.model.embeddings, t("taught.name"))
     tokenizer, name = current_tokenizer()
     vocab = BertVocab.of(tokenizer)  # rows for every id, plus [PAD]/[CLS]/[SEP]/[MASK] if missing
     config = BertConfig(
@@ -155,11 +163,11 @@ def pair_components(
 def pick_source(prefix: str) -> tuple[Source, str]:
     """The model picker the Embed pages share; returns the source and its caption line.
 
-    Widgets: `<prefix>.source` (fresh / trained / pretrained) and, for a fresh model, its seed
-    `<prefix>.seed` and, when the page declares `<prefix>.dim`, its width (else 32). When the
-    chosen model is not available it shows the catalogue's warning and stops the page. Width and
-    seed are kept in the URL with their declared ranges (`settings.bind`); the page syncs the
-    source.
+    Widgets: `<prefix>.source` (fresh / trained / pretrained / taught) and, for a fresh model, its
+    seed `<prefix>.seed` and, when the page declares `<prefix>.dim`, its width (else 32). When the
+    chosen model is not available it shows the catalogue's warning (for MiniLM + 中文: how to
+    build it, with a link to the Train page) and stops the page. Width and seed are kept in the URL
+    with their declared ranges (`settings.bind`); the page syncs the source.
     """
     kind = (
         st.segmented_control(
@@ -168,7 +176,7 @@ def pick_source(prefix: str) -> tuple[Source, str]:
             key=f"{prefix}.source",
             format_func=lambda s: t(f"emb.tokens.src.{s}"),
         )
-        or "pretrained"
+        or settings.declared()[f"{prefix}.source"].value()  # none selected: the page's default
     )
     dim, widths = 32, f"{prefix}.dim" in settings.declared()
     # subtle: one block in the same place whatever the source, so the page's elements below keep
@@ -185,7 +193,10 @@ def pick_source(prefix: str) -> tuple[Source, str]:
             kind, dim=dim, seed=int(st.session_state.get(f"{prefix}.seed", 0))
         )
     except SourceUnavailable as err:
-        st.warning(t(err.key, **err.values))
+        if err.key == NOT_BUILT:
+            not_built()
+        else:
+            st.warning(t(err.key, **err.values))
         st.stop()
     return source, t(f"emb.tokens.src.caption.{source.kind}", label=source.label)
 

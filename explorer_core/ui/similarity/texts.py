@@ -46,11 +46,17 @@ EN = {
     "sim.cos.trained": "cosine: your model",
     "sim.cos.fresh": "cosine: before training",
     "sim.cos.minilm": "cosine: MiniLM (pretrained)",
+    "sim.cos.taught": "cosine: MiniLM + 中文 (taught here)",
     "sim.pair.caption": "Cosine of the two pooled sentence vectors ({pooling} pooling). {models}",
     "sim.src.trained": "Your model: {label}.",
     "sim.src.uploaded": "Your model (uploaded checkpoint): {label}.",
     "sim.src.fresh": "The same architecture before training (random weights, seed of the run).",
     "sim.src.minilm": "MiniLM: pretrained all-MiniLM-L6-v2 (real weights).",
+    "sim.src.taught": (
+        "MiniLM + 中文, taught here: all-MiniLM-L6-v2 with Chinese characters added to its "
+        "vocabulary and taught on this install to place a Chinese sentence where MiniLM puts its "
+        "English translation (mean pooling)."
+    ),
     "sim.view": "Explore",
     "sim.view.matrix": "Similarity matrix",
     "sim.view.neighbours": "Nearest neighbours",
@@ -59,6 +65,7 @@ EN = {
     "sim.model.trained": "your model",
     "sim.model.fresh": "before training",
     "sim.model.minilm": "MiniLM (pretrained)",
+    "sim.model.taught": "MiniLM + 中文, taught here",
     "sim.list": "Sentences, one per line (up to 200)",
     "sim.list.short": "Write at least two different sentences, one per line.",
     "sim.matrix.title": "Cosine similarity of every pair of sentences",
@@ -132,11 +139,16 @@ ZH = {
     "sim.cos.trained": "余弦：你的模型",
     "sim.cos.fresh": "余弦：训练之前",
     "sim.cos.minilm": "余弦：MiniLM（预训练）",
+    "sim.cos.taught": "余弦：MiniLM + 中文（本机教会）",
     "sim.pair.caption": "两个池化句向量的余弦（{pooling} 池化）。{models}",
     "sim.src.trained": "你的模型：{label}。",
     "sim.src.uploaded": "你的模型（上传的检查点）：{label}。",
     "sim.src.fresh": "同一结构训练之前的模型（随机权重，与训练使用相同种子）。",
     "sim.src.minilm": "MiniLM：预训练的 all-MiniLM-L6-v2（真实权重）。",
+    "sim.src.taught": (
+        "MiniLM + 中文（本机教会）：在词表中加入汉字的 all-MiniLM-L6-v2，在本机学会把中文句子放到 "
+        "MiniLM 放它的英文译文的位置（平均池化）。"
+    ),
     "sim.view": "探索",
     "sim.view.matrix": "相似度矩阵",
     "sim.view.neighbours": "最近邻",
@@ -145,6 +157,7 @@ ZH = {
     "sim.model.trained": "你的模型",
     "sim.model.fresh": "训练之前",
     "sim.model.minilm": "MiniLM（预训练）",
+    "sim.model.taught": "MiniLM + 中文（本机教会）",
     "sim.list": "句子，每行一句（最多 200 句）",
     "sim.list.short": "请至少写两个不同的句子，每行一句。",
     "sim.matrix.title": "每对句子的余弦相似度",
