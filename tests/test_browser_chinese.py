@@ -55,7 +55,8 @@ def test_chinese_lesson_reads_chinese_with_the_taught_model(taught_browser):
 
 def test_train_page_shows_the_taught_model(taught_browser):
     browser, page = taught_browser, taught_browser.page
-    browser.open("train-model", "lang=zh&train.kind=chinese", wait_text="教 MiniLM 学中文（多语言蒸馏）")
+    heading = "教 MiniLM 学中文（多语言蒸馏）"
+    browser.open("train-model", "lang=zh&train.kind=chinese", wait_text=heading)
     page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=60_000)
     browser.screenshot("zh-taught-train")
     body = page.locator('[data-testid="stMain"]').inner_text()
