@@ -45,6 +45,7 @@ def test_train_page_shows_the_built_model_before_and_after(taught):
     assert not at.exception, [e.message for e in at.exception]
     assert "is built on this install (2 steps" in at.success[0].value
     assert at.button(key="train.zh.start").label == "Build again"
+    assert len(at.get("plotly_chart")) == 3  # the installed model's own curves (its log)
     table = at.dataframe[0].value.set_index("Measure")
     before, untaught, after = table.columns
     unk = table.loc["Chinese tokens that are [UNK]"]

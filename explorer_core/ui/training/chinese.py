@@ -202,8 +202,14 @@ def progress_panel() -> None:
     """The build's progress (polled once a second while it runs): a bar, the curves, and a
     redraw of the whole page once it has ended."""
     run = current_build()
-    if run is None:
-        st.caption(t("train.zh.none"))
+    if run is None:  # no build since the server started: the installed model's own log
+        ckpt = taught()
+        log = ckpt.log.get(PHASE) if ckpt is not None else None
+        if log is None or not log.evals:
+            st.caption(t("train.zh.none"))
+            return
+        st.caption(t("train.zh.installed_curve"))
+        curves([*log.steps, *log.evals])
         return
     if building():
         st.session_state[DRAWN_KEY] = id(run)
