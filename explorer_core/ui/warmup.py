@@ -286,6 +286,7 @@ def _minilm() -> None:
 
     pretrained.minilm_tokenizer()
     pretrained.minilm_model()
+    pretrained.taught()  # MiniLM + 中文, when it is built on this install (a Chinese class's model)
 
 
 def _default_runs() -> None:
