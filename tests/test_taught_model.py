@@ -6,6 +6,7 @@ import pytest
 
 from explorer_core.files import taught_model
 from explorer_core.inputs.parallel import builtin_parallel_pairs
+from explorer_core.inputs.vocab import BertVocab
 from explorer_core.training import multilingual
 from explorer_core.training.checkpoint import load_checkpoint, replace_checkpoint
 from explorer_core.training.multilingual import DistillPlan, MultilingualConfig
@@ -75,3 +76,30 @@ def test_distill_plan_for_the_worker():
     app = chinese.plan()
     assert app.out == str(taught_model.folder()) and app.config.eval_every == chinese.EVAL_EVERY
     assert app.config.epochs == MultilingualConfig().epochs  # the app builds the default recipe
+
+
+@pytest.mark.slow
+def test_the_installed_folder_loads_in_sentence_transformers_and_transformers(taught):
+    """The issue's check: the taught folder, as installed, gives our vectors (1e-4) in
+    sentence-transformers, and transformers' tokenizer cuts Chinese into the same ids."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+    from transformers import AutoTokenizer
+
+    texts = [
+        "猫坐在垫子上。",
+        "一个男人在弹吉他。",
+        "A man is playing a guitar.",
+        "今天股市大幅下跌。",
+    ]
+    folder = taught_model.built_folder()
+    ckpt = taught_model.load()
+    st = SentenceTransformer(str(folder), device="cpu")
+    theirs = torch.as_tensor(st.encode(texts, convert_to_numpy=True))
+    ours = ckpt.embed(texts, normalize=False)
+    assert torch.allclose(theirs, ours, atol=1e-4), (theirs - ours).abs().max()
+    hf, vocab = AutoTokenizer.from_pretrained(str(folder)), BertVocab.of(ckpt.tokenizer)
+    for text in texts:
+        ids = [vocab.cls_id, *vocab.content_ids(ckpt.tokenizer, text), vocab.sep_id]
+        assert hf(text)["input_ids"] == ids, text
+    assert max(hf("猫坐在垫子上。")["input_ids"]) >= 30_522  # a new character's id
