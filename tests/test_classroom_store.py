@@ -19,20 +19,8 @@ from explorer_core.classroom import (
     schema,
 )
 from explorer_core.classroom.database import engine_for
+from explorer_core.training.admission import FakeClock
 from tests.postgres import DATABASES, database_url
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self, now: float = 1_800_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @pytest.fixture(params=DATABASES)
@@ -41,8 +29,8 @@ def url(request, tmp_path) -> str:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock(1_800_000_000.0)  # a clock the test moves by hand
 
 
 @pytest.fixture
