@@ -45,26 +45,22 @@ def taught() -> Checkpoint | None:
     """The Chinese-reading MiniLM built on this install (Train page, "Teach MiniLM Chinese"), or
     None when it has not been built. Read from disk once per build: a rebuilt model (a new folder
     or a new write time) is read again."""
-    path = taught_model.built_folder()
-    if path is None:
-        return None
-    return _taught(str(path), taught_model.stamp())
+    stamp = taught_model.stamp()  # None: not built
+    return None if stamp is None else _taught(str(taught_model.folder()), stamp)
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
-def _taught(path: str, stamp: float | None) -> Checkpoint | None:
+def _taught(path: str, stamp: float) -> Checkpoint | None:
     return taught_model.load()
 
 
 def taught_tokenizer() -> Tokenizer | None:
     """The taught model's tokenizer alone (no torch), or None when it has not been built: the
     guided lesson's first screens need only this."""
-    path = taught_model.built_folder()
-    if path is None:
-        return None
-    return _taught_tokenizer(str(path), taught_model.stamp())
+    stamp = taught_model.stamp()  # None: not built
+    return None if stamp is None else _taught_tokenizer(str(taught_model.folder()), stamp)
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
-def _taught_tokenizer(path: str, stamp: float | None) -> Tokenizer | None:
+def _taught_tokenizer(path: str, stamp: float) -> Tokenizer | None:
     return taught_model.load_tokenizer()
