@@ -145,3 +145,27 @@ def test_lesson_build_button_builds_and_the_lesson_switches(tmp_path, monkeypatc
     tokens = at.dataframe[0].value.iloc[:, 1].tolist()
     assert "[UNK]" not in tokens and "猫" in tokens
     assert HANZI.search(at.caption[-1].value)
+
+
+def test_a_queued_build_can_be_cancelled_and_started_again(monkeypatch, tmp_path):
+    """With every training slot taken the build waits; Stop takes it out of the queue, and the
+    page offers Build again instead of waiting for a request that is gone."""
+    from explorer_core.training.admission import Admission, FakeJob
+    from explorer_core.ui.training import run as runs
+
+    gate = Admission(max_runs=1)
+    gate.submit("someone else", FakeJob(), need=0)  # the one slot trains another run
+    monkeypatch.setattr(runs, "admission", lambda: gate)
+    monkeypatch.setenv("EXPLORER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(chinese, "plan", lambda: tiny_plan(str(taught_model.folder())))
+    at = app_test(TRAIN, state={"train.kind": "chinese"}, timeout=120)
+    at.button(key="train.zh.start").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert chinese.building() and gate.place(chinese.OWNER) == 1
+    assert "number 1 in the queue" in at.get("progress")[0].proto.text
+    assert at.button(key="train.zh.start").disabled
+    at.button(key="train.zh.stop").click().run()
+    at.run()
+    assert gate.place(chinese.OWNER) is None and not chinese.building()
+    assert not at.button(key="train.zh.start").disabled
+    assert chinese.current_build().pid is None  # it never trained

@@ -60,9 +60,16 @@ def current_build() -> TrainingRun | None:
 
 
 def building() -> bool:
-    """True while the build trains or waits for a slot."""
+    """True while the build trains or waits for a slot (a request cancelled, or dropped from
+    the queue because no page asked for it, waits no more)."""
     run = current_build()
-    return run is not None and (run.running or run.status().state == "idle")
+    if run is None or run.running:
+        return run is not None
+    if run.status().state != "idle":
+        return False  # it has ended
+    from explorer_core.ui.training import run as runs
+
+    return runs.admission().place(OWNER) is not None
 
 
 def place() -> int | None:
@@ -202,6 +209,8 @@ def progress_panel() -> None:
     """The build's progress (polled once a second while it runs): a bar, the curves, and a
     redraw of the whole page once it has ended."""
     run = current_build()
+    if run is not None and not building() and run.status().state == "idle":
+        run = None  # a request that left the queue without training: nothing of its own to show
     if run is None:  # no build since the server started: the installed model's own log
         ckpt = taught()
         log = ckpt.log.get(PHASE) if ckpt is not None else None
