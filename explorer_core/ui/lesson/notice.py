@@ -15,21 +15,19 @@ DRAWN_KEY = "lesson.zh.drawn"  # id of the build this session last drew as runni
 
 def chinese_notice() -> None:
     """Nothing once the model is built; else the notice, polled while a build runs."""
-    if taught_tokenizer() is not None and not chinese.building():
+    active = chinese.building()
+    if taught_tokenizer() is not None and not active:
         return
-    st.fragment(run_every=1.0 if chinese.building() else None)(_notice)()
+    st.fragment(run_every=1.0 if active else None)(_notice)()
 
 
 def _notice() -> None:
-    run = chinese.current_build()
-    if run is not None and chinese.building():
-        st.session_state[DRAWN_KEY] = id(run)
+    run, active = chinese.current_build(), chinese.building()
+    chinese.rerun_when_ended(DRAWN_KEY, run, active)  # then: the lesson runs the taught model
+    if active:
         share, text = chinese.progress_text(run)
         st.progress(min(1.0, share), text=t("lesson.zh.building", text=text))
         return
-    if run is not None and st.session_state.get(DRAWN_KEY) == id(run):
-        st.session_state[DRAWN_KEY] = None
-        st.rerun(scope="app")  # the build just ended: the lesson now runs the taught model
     if run is not None:
         chinese.ended_line(run)  # e.g. why the last build failed
     if taught_tokenizer() is not None:

@@ -153,6 +153,16 @@ def progress_text(run: TrainingRun) -> tuple[float, str]:
     return status.fraction, text
 
 
+def rerun_when_ended(key: str, run: TrainingRun | None, active: bool) -> None:
+    """Remember under `key` that this session drew `run` as building; the first time it is not
+    any more, run the whole page again (the polled fragment alone would keep the old page)."""
+    if active:
+        st.session_state[key] = id(run)
+    elif run is not None and st.session_state.get(key) == id(run):
+        st.session_state[key] = None
+        st.rerun(scope="app")
+
+
 def ended_line(run: TrainingRun) -> None:
     """How the last build ended: done, stopped or failed (with its error)."""
     status = run.status()
@@ -208,8 +218,9 @@ def before_after_table() -> None:
 def progress_panel() -> None:
     """The build's progress (polled once a second while it runs): a bar, the curves, and a
     redraw of the whole page once it has ended."""
-    run = current_build()
-    if run is not None and not building() and run.status().state == "idle":
+    run, active = current_build(), building()
+    rerun_when_ended(DRAWN_KEY, run, active)  # then: Build again, and the new table
+    if run is not None and not active and run.status().state == "idle":
         run = None  # a request that left the queue without training: nothing of its own to show
     if run is None:  # no build since the server started: the installed model's own log
         ckpt = taught()
@@ -220,17 +231,13 @@ def progress_panel() -> None:
         st.caption(t("train.zh.installed_curve"))
         curves([*log.steps, *log.evals])
         return
-    if building():
-        st.session_state[DRAWN_KEY] = id(run)
+    if active:
         share, text = progress_text(run)
         st.progress(min(1.0, share), text=text)
         if board().starter != _session():
             st.caption(t("train.zh.other"))
     else:
         ended_line(run)
-        if st.session_state.get(DRAWN_KEY) == id(run):
-            st.session_state[DRAWN_KEY] = None
-            st.rerun(scope="app")  # the build just ended: Build again, and the new table
     records = run.records()
     if records:
         curves(records)
