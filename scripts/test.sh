@@ -20,4 +20,7 @@ if [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/opentype/noto ] || [ ! 
             "for the browser, cluster and class-store tests" >&2
     fi
 fi
-exec .venv/bin/python -m pytest "$@"
+# Three test processes on two cores (pytest-xdist): most of a serial run waits on servers, browsers and
+# worker processes. --dist loadfile keeps each file (and its module fixtures: a server, nginx, a
+# class database) in one process. Extra arguments go last, so `-n 0` runs serially again.
+exec .venv/bin/python -m pytest -n "${EXPLORER_TEST_WORKERS:-3}" --dist loadfile --durations=25 "$@"

@@ -15,16 +15,29 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("EXPLORER_WARMUP", "0")  # AppTest runs of app.py: no background training
-# Built tokenizers go to a folder of this run (the servers the browser tests start inherit it),
-# never into the user's own cache (explorer_core/files/tokenizer_cache.py).
-if "EXPLORER_CACHE_DIR" not in os.environ:
-    os.environ["EXPLORER_CACHE_DIR"] = tempfile.mkdtemp(prefix="explorer-test-cache-")
-    atexit.register(shutil.rmtree, os.environ["EXPLORER_CACHE_DIR"], ignore_errors=True)
 
-# Class mode's SQLite database (and anything else the app keeps) goes to a folder of this run.
-if "EXPLORER_DATA_DIR" not in os.environ:
-    os.environ["EXPLORER_DATA_DIR"] = tempfile.mkdtemp(prefix="explorer-test-data-")
-    atexit.register(shutil.rmtree, os.environ["EXPLORER_DATA_DIR"], ignore_errors=True)
+
+def _own_folder(variable: str, prefix: str) -> None:
+    """Point `variable` at a fresh folder of this test process, removed when it exits.
+
+    Built tokenizers (EXPLORER_CACHE_DIR) and class mode's SQLite database (EXPLORER_DATA_DIR) go
+    to folders of this run (the servers the browser tests start inherit them), never into the
+    user's own. # subtle: pytest-xdist workers inherit the controller's environment, so a folder
+    made by another test process (named in EXPLORER_TEST_FOLDERS_OF) is replaced by one of our
+    own: two workers sharing one class database would see each other's classes.
+    """
+    made_by_us = os.environ.get("EXPLORER_TEST_FOLDERS_OF") == str(os.getpid())
+    made_by_tests = "EXPLORER_TEST_FOLDERS_OF" in os.environ
+    if variable in os.environ and (made_by_us or not made_by_tests):
+        return  # the user's own choice, or already ours
+    os.environ[variable] = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, os.environ[variable], ignore_errors=True)
+
+
+if os.environ.get("EXPLORER_TEST_FOLDERS_OF") != str(os.getpid()):
+    _own_folder("EXPLORER_CACHE_DIR", "explorer-test-cache-")
+    _own_folder("EXPLORER_DATA_DIR", "explorer-test-data-")
+    os.environ["EXPLORER_TEST_FOLDERS_OF"] = str(os.getpid())
 
 from explorer_core import runtime  # noqa: E402
 
