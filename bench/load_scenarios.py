@@ -12,10 +12,17 @@ import re
 import statistics
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from websockets.exceptions import ConnectionClosed
 
-from bench.server_watch import ProcessSnapshot, Watcher
+from bench.server_watch import (
+    ProcessSnapshot,
+    Watcher,
+    describe_threads,
+    os_threads,
+    read_thread_log,
+)
 from bench.st_client import Session
 
 ATTENTION, TRAIN = "attention", "train-model"
@@ -23,6 +30,7 @@ LANG = "lang=en"
 BIG_STEPS = 100_000  # step counts out of reach: the time budget ends every run
 ENDED = re.compile(r"^(Finished|Stopped) after (\d+) s|^Training failed")
 LABEL_STEPS = re.compile(r"(\d+) (pre-training|fine-tuning)")  # the model's label
+SCRIPT_THREAD = "ScriptRunner.scriptThread"  # Streamlit's name for the thread of a page script
 PROGRESS = re.compile(r"^(pre-training|fine-tuning): step (\d+)")  # the status line
 
 
@@ -30,9 +38,21 @@ PROGRESS = re.compile(r"^(pre-training|fine-tuning): step (\d+)")  # the status 
 class Target:
     url: str
     pid: int | None  # the server's process id when this machine can see it
+    thread_log: Path | None = None  # the server's EXPLORER_THREAD_LOG, when it keeps one
 
     def snapshot(self) -> ProcessSnapshot | None:
         return ProcessSnapshot.of(self.pid) if self.pid is not None else None
+
+    def threads(self) -> dict[int, str]:
+        """The server's threads now (OS thread id -> OS name); empty when it is not visible."""
+        return os_threads(self.pid) if self.pid is not None else {}
+
+    def scripts_running(self) -> bool:
+        """Whether a page script runs now (a Streamlit script thread is alive), as far as the
+        thread log tells; False without one."""
+        named = read_thread_log(self.thread_log)
+        alive = self.threads()
+        return any(named.get(tid, ("",))[0] == SCRIPT_THREAD for tid in alive)
 
 
 def stats(values: list[float]) -> dict:
@@ -371,12 +391,13 @@ async def settle(target: Target, baseline: ProcessSnapshot, timeout: float) -> f
 
 
 async def steady(target: Target, timeout: float, quiet: float = 3.0) -> ProcessSnapshot:
-    """The server once its thread and process counts have not changed for `quiet` seconds."""
+    """The server once its thread and process counts have not changed for `quiet` seconds and no
+    page script runs (a closed tab's last run may still be drawing for seconds)."""
     start, last, since = time.perf_counter(), None, time.perf_counter()
     while time.perf_counter() - start < timeout:
         now = target.snapshot()
         counts = (now.threads, now.children)
-        if counts != last:
+        if counts != last or target.scripts_running():
             last, since = counts, time.perf_counter()
         elif time.perf_counter() - since >= quiet:
             return now
@@ -404,6 +425,7 @@ async def cleanup(target: Target, n: int = 3, budget: float = 10.0, timeout: flo
     back, and every exception element seen.
     """
     warm_run, baseline, errors = await warm_baseline(target, timeout)
+    baseline_threads = target.threads()
     sessions = await open_sessions(target.url, TRAIN, n, train_query(budget))
     await asyncio.gather(*(s.press("train.start") for s in sessions))
     await asyncio.sleep(2.0)
@@ -412,12 +434,17 @@ async def cleanup(target: Target, n: int = 3, budget: float = 10.0, timeout: flo
     await close_all(sessions)
     back_after = await settle(target, baseline, timeout)
     await asyncio.sleep(3)
+    if back_after is None:  # one more page run writes down the Python threads alive now
+        await close_all(await open_sessions(target.url, "", 1))
+    back_threads = target.threads()
+    extra = {tid: name for tid, name in back_threads.items() if tid not in baseline_threads}
     return {
         "warm_run": warm_run,
         "baseline": baseline,
         "during": during,
         "back": target.snapshot(),
         "back_after": back_after,
+        "extra_threads": describe_threads(extra, target.thread_log),
         "exceptions": errors,
     }
 

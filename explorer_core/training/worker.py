@@ -48,6 +48,7 @@ from safetensors.torch import load as load_weights
 from safetensors.torch import save as save_weights
 
 from explorer_core.bert.model import BertModel
+from explorer_core.runtime import start_thread
 from explorer_core.training.checkpoint import Checkpoint
 from explorer_core.training.loop import EvalRecord, Record, TrainStep
 from explorer_core.training.run import (
@@ -79,7 +80,7 @@ def worker_context() -> multiprocessing.context.BaseContext:
 
 def warm_up() -> None:
     """Start the fork server in the background, so the first run does not wait for its imports."""
-    threading.Thread(target=_warm, name="training-warm-up", daemon=True).start()
+    start_thread(_warm, name="training-warm-up")
 
 
 def _warm() -> None:
@@ -183,10 +184,7 @@ class TrainingRun:
         self._process = process
         # subtle: the plan goes through the pipe from the reader thread, not as an argument of
         # Process: start() would block until the new interpreter had read it (seconds).
-        self._reader = threading.Thread(
-            target=self._read, args=(here,), name="training-run-reader", daemon=True
-        )
-        self._reader.start()
+        self._reader = start_thread(self._read, name="training-run-reader", args=(here,))
         return True
 
     def stop(self) -> None:

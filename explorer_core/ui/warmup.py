@@ -32,6 +32,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from explorer_core.runtime import start_thread
+
 LOG = logging.getLogger(__name__)
 # The first page of a fresh server is drawn before the warm-up begins: importing torch holds the
 # interpreter lock for most of a second at a time, and run beside the first visitor's page it made
@@ -204,9 +206,7 @@ def start() -> threading.Thread | None:
     """
     if os.environ.get("EXPLORER_WARMUP", "1") == "0":
         return None
-    thread = threading.Thread(target=warm, name="explorer-warmup", daemon=True)
-    thread.start()
-    return thread
+    return start_thread(warm, name="explorer-warmup")
 
 
 def page_drawn() -> None:
