@@ -330,6 +330,35 @@ async def walkaway(target: Target, options, wait_back: float = 120.0) -> tuple[d
     return numbers, rows
 
 
+async def cycles(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 - Options
+    """`options.cycles` times: N sessions press Train and vanish after `walk_after` s; once the
+    server's workers and threads are back (or 120 s passed) and 10 s later, its memory and
+    threads. An all-day class in small: memory that still grows after a few cycles is kept per
+    session that left."""
+    if target.pid is None:
+        return {}, [("walk-away cycles", "needs the server's process (not with --url)")]
+    _, before, errors = await warm_baseline(target, 120.0)
+    rows, numbers = [("before the first cycle", f"{mb(before.rss)}, {before.threads} threads")], []
+    for cycle in range(1, options.cycles + 1):
+        sessions = await open_sessions(target.url, TRAIN, options.sessions, train_query(600))
+        await asyncio.gather(*(s.press("train.start") for s in sessions))
+        await asyncio.sleep(options.walk_after)
+        errors += exceptions_of(sessions)
+        await close_all(sessions)
+        back = await settle(target, before, 120.0)
+        await asyncio.sleep(10)
+        now = target.snapshot()
+        numbers.append({"cycle": cycle, "back_s": back, **vars(now)})
+        rows.append((
+            f"cycle {cycle}: RSS server+children",
+            f"{mb(now.rss)} (server {mb(now.server_rss)}), {now.threads} threads, "
+            f"{now.children} children, back after "
+            + (f"{back:.0f} s" if back is not None else "more than 120 s"),
+        ))  # fmt: skip
+    rows.append(("exception elements", str(len(errors))))
+    return {"before": vars(before), "cycles": numbers, "exceptions": errors}, rows
+
+
 async def flood(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 - Options
     """One session sends reruns at `flood_rate`/s while `others` sessions rerun the page."""
     others = await open_sessions(target.url, ATTENTION, options.others)
@@ -449,4 +478,6 @@ async def cleanup(target: Target, n: int = 3, budget: float = 10.0, timeout: flo
     }
 
 
-SCENARIOS = {"storm": storm, "train": train, "walkaway": walkaway, "flood": flood}
+SCENARIOS = {
+    "storm": storm, "train": train, "walkaway": walkaway, "flood": flood, "cycles": cycles,
+}  # fmt: skip

@@ -7,7 +7,6 @@ is the default; set ``EXPLORER_TORCH_THREADS`` to choose another count deliberat
 
 from __future__ import annotations
 
-import ctypes
 import os
 import sys
 import threading
@@ -115,6 +114,8 @@ def _name_os_thread(name: str) -> None:
     """Give the calling thread's OS thread `name` (Linux; elsewhere nothing happens)."""
     if not sys.platform.startswith("linux"):
         return
+    import ctypes  # subtle: here, not at the top: the app's first page imports this module
+
     try:
         libc = ctypes.CDLL(None)
         libc.prctl(_PR_SET_NAME, name.encode()[:15], 0, 0, 0)
