@@ -338,6 +338,7 @@ async def cycles(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 
     if target.pid is None:
         return {}, [("walk-away cycles", "needs the server's process (not with --url)")]
     _, before, errors = await warm_baseline(target, 120.0)
+    baseline_threads = target.threads()
     rows, numbers = [("before the first cycle", f"{mb(before.rss)}, {before.threads} threads")], []
     for cycle in range(1, options.cycles + 1):
         sessions = await open_sessions(target.url, TRAIN, options.sessions, train_query(600))
@@ -348,13 +349,18 @@ async def cycles(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 
         back = await settle(target, before, 120.0)
         await asyncio.sleep(10)
         now = target.snapshot()
-        numbers.append({"cycle": cycle, "back_s": back, **vars(now)})
+        if back is None:  # one more page run writes down the Python threads alive now
+            await close_all(await open_sessions(target.url, "", 1))
+        extra = {t: n for t, n in target.threads().items() if t not in baseline_threads}
+        extra = describe_threads(extra, target.thread_log)
+        numbers.append({"cycle": cycle, "back_s": back, **vars(now), "extra_threads": extra})
         rows.append((
             f"cycle {cycle}: RSS server+children",
             f"{mb(now.rss)} (server {mb(now.server_rss)}), {now.threads} threads, "
             f"{now.children} children, back after "
             + (f"{back:.0f} s" if back is not None else "more than 120 s"),
         ))  # fmt: skip
+        rows += [("  beyond the baseline", line) for line in extra]
     rows.append(("exception elements", str(len(errors))))
     return {"before": vars(before), "cycles": numbers, "exceptions": errors}, rows
 
