@@ -23,6 +23,7 @@ runtime.log_threads()  # only where EXPLORER_THREAD_LOG asks (tests watching the
 share_the_interpreter()  # many sessions' scripts at once must not starve the event loop
 throttle_reruns()  # first: a session flooding the server with reruns waits in its own thread
 warmup.start()  # once per server: torch, MiniLM, the built-in tokenizers, in the background
+warmup.grow_watcher_pool()  # once per server: Streamlit's threads all there from the start
 
 ROOT = Path(__file__).resolve().parent
 st.set_page_config(
