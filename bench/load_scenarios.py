@@ -349,10 +349,7 @@ async def cycles(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 
         back = await settle(target, before, 120.0)
         await asyncio.sleep(10)
         now = target.snapshot()
-        if back is None:  # one more page run writes down the Python threads alive now
-            await close_all(await open_sessions(target.url, "", 1))
-        extra = {t: n for t, n in target.threads().items() if t not in baseline_threads}
-        extra = describe_threads(extra, target.thread_log)
+        extra = await threads_beyond(target, baseline_threads)
         numbers.append({"cycle": cycle, "back_s": back, **vars(now), "extra_threads": extra})
         rows.append((
             f"cycle {cycle}: RSS server+children",
@@ -414,6 +411,16 @@ async def flood(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 -
     return numbers, rows
 
 
+async def threads_beyond(target: Target, baseline: dict[int, str]) -> list[str]:
+    """The server's threads that were not there at the baseline, one line each (`describe_threads`:
+    name and where it was started)."""
+    if not [tid for tid in target.threads() if tid not in baseline]:
+        return []
+    await close_all(await open_sessions(target.url, "", 1))  # a page run lists the threads now
+    extra = {tid: name for tid, name in target.threads().items() if tid not in baseline}
+    return describe_threads(extra, target.thread_log)
+
+
 async def settle(target: Target, baseline: ProcessSnapshot, timeout: float) -> float | None:
     """Seconds until the server has no more threads and child processes than `baseline`."""
     start = time.perf_counter()
@@ -469,17 +476,14 @@ async def cleanup(target: Target, n: int = 3, budget: float = 10.0, timeout: flo
     await close_all(sessions)
     back_after = await settle(target, baseline, timeout)
     await asyncio.sleep(3)
-    if back_after is None:  # one more page run writes down the Python threads alive now
-        await close_all(await open_sessions(target.url, "", 1))
-    back_threads = target.threads()
-    extra = {tid: name for tid, name in back_threads.items() if tid not in baseline_threads}
+    extra = await threads_beyond(target, baseline_threads)
     return {
         "warm_run": warm_run,
         "baseline": baseline,
         "during": during,
         "back": target.snapshot(),
         "back_after": back_after,
-        "extra_threads": describe_threads(extra, target.thread_log),
+        "extra_threads": extra,
         "exceptions": errors,
     }
 

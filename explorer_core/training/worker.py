@@ -29,7 +29,8 @@ tensors, because torch would pass tensors as shared-memory handles that die with
 A small reader thread in the parent receives the messages into lists behind a lock (the page's
 polls only read those lists) and watches the run: with `expire_after`, a run whose page has not
 touched it for that many seconds belongs to a closed tab, so it is stopped, and terminated
-`KILL_GRACE` seconds later if it has not ended. The worker uses `runtime.configure()`'s torch
+`KILL_GRACE` seconds later if it has not ended; it ends "failed" (`ABANDONED`) and keeps no
+model or snapshot (nobody will look at them). The worker uses `runtime.configure()`'s torch
 thread count (one by default).
 """
 
@@ -280,6 +281,13 @@ class TrainingRun:
 
     def _handle(self, message: tuple) -> None:
         kind = message[0]
+        if self._abandoned and kind in ("snapshot", "result"):
+            # subtle: nobody will look at a closed tab's model, yet Streamlit keeps a closed
+            # session's state (and this run in it) for minutes in case the tab comes back:
+            # decoded, every walk-away run left its model and snapshots in the server's memory.
+            if kind == "result":
+                self._end("failed", ABANDONED)
+            return
         if kind == "record":
             with self._lock:
                 self._records.append(message[1])
@@ -317,6 +325,8 @@ class TrainingRun:
         if silent > self.expire_after and not self._abandoned:
             self._abandoned = True
             self._stop.set()
+            with self._lock:
+                self._snapshots = []  # see _handle
         if self._abandoned and silent > self.expire_after + KILL_GRACE:
             if self._process.is_alive():
                 self._process.terminate()
