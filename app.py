@@ -19,9 +19,11 @@ from explorer_core.ui.nav import LESSON_FILE, available_pages
 from explorer_core.ui.throttle import script_slot, share_the_interpreter, throttle_reruns
 
 runtime.configure_environment()  # torch and its thread count: in the warm-up thread
+runtime.log_threads()  # only where EXPLORER_THREAD_LOG asks (tests watching the server)
 share_the_interpreter()  # many sessions' scripts at once must not starve the event loop
 throttle_reruns()  # first: a session flooding the server with reruns waits in its own thread
 warmup.start()  # once per server: torch, MiniLM, the built-in tokenizers, in the background
+warmup.grow_watcher_pool()  # once per server: Streamlit's threads all there from the start
 
 ROOT = Path(__file__).resolve().parent
 st.set_page_config(

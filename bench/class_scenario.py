@@ -55,6 +55,7 @@ from bench.st_client import Session
 from explorer_core.analysis.quiz import MergeQuestion
 from explorer_core.analysis.quiz_poll import merge_poll
 from explorer_core.classroom import ClassStore
+from explorer_core.runtime import THREAD_LOG
 from explorer_core.ui.classroom.texts import EN
 
 ANSWER_IN = EN["class.poll.sent"].split(":")[0]  # "Your answer is in", the bar's own words
@@ -79,23 +80,22 @@ def start_room(ports: list[int], *options: str, logs: Path | None = None) -> Ite
     server's output goes to `logs`/server-PORT.log when given. Everything stops at the end of
     the block (a replica killed on purpose included)."""
     with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="explorer-class-")))
         if len(ports) > 1:
             from tests.postgres import running_postgres
 
             db = stack.enter_context(running_postgres())
         else:
-            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="explorer-class-"))
             db = f"sqlite:///{folder}/classes.db"
-        env = {"EXPLORER_CLASS_DB": db}
         if logs is not None:
             logs.mkdir(parents=True, exist_ok=True)
-        servers = [
-            stack.enter_context(
-                start_server(p, *options, env=env, log=logs and logs / f"server-{p}.log")
-            )
-            for p in ports
-        ]
-        yield Room(tuple(Target(url, pid) for url, pid in servers), db)
+        targets = []
+        for p in ports:  # each server writes down its threads (named in the walk-away tables)
+            env = {"EXPLORER_CLASS_DB": db, THREAD_LOG: str(folder / f"threads-{p}.log")}
+            log = logs and logs / f"server-{p}.log"
+            url, pid = stack.enter_context(start_server(p, *options, env=env, log=log))
+            targets.append(Target(url, pid, folder / f"threads-{p}.log"))
+        yield Room(tuple(targets), db)
 
 
 def the_poll() -> dict:

@@ -12,6 +12,8 @@ and threads cannot be read and are left out). Scenarios, each by flag (default: 
   ``/_stcore/health`` latency sampled every 0.5 s throughout.
 - ``--walkaway``: N sessions start runs and vanish; seconds until the server's worker processes
   and threads are back to the baseline, memory then and 20 s later against the baseline.
+- ``--cycles``: ``--cycle-count`` times (default 4), N sessions press Train and vanish; the
+  server's RSS and threads after each cycle (memory kept per session that left keeps growing).
 - ``--flood``: one session sends 100 reruns a second for 20 s while 3 others rerun the Attention
   page; their p50/p95 idle, during the flood and after it.
 - ``--class``: a teacher and N students join, answer a poll at once and post 30 experiment
@@ -26,6 +28,7 @@ within one invocation on a quiet machine: each table carries the load average at
     python bench/classroom_load.py --storm --sessions 30
     python bench/classroom_load.py --train --sessions 5 --budget 20
     python bench/classroom_load.py --flood --url http://127.0.0.1:8501
+    python bench/classroom_load.py --cycles --cycle-count 8 --sessions 4
     python bench/classroom_load.py --class --sessions 60
     python bench/classroom_load.py --class --sessions 60 --replicas 2
 """
@@ -59,6 +62,7 @@ class Options:
     polls: int = 3  # polls the class answers, one after the other
     idle_s: float = 10.0  # seconds the class sits still (server CPU of the polling alone)
     teacher_every: float = 0.0  # > 0: rerun the teacher's panel this often, not every 2 s
+    cycles: int = 4  # walk-away cycles (--cycles)
 
 
 def _table(name: str, rows: list[tuple[str, object]]) -> None:
@@ -113,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=Options.budget, help="run budget (s)")
     parser.add_argument("--walk-after", type=float, default=Options.walk_after)
     parser.add_argument("--flood-rate", type=float, default=Options.flood_rate)
+    parser.add_argument("--cycle-count", type=int, default=Options.cycles, help="with --cycles")
     parser.add_argument("--flood-seconds", type=float, default=Options.flood_seconds)
     parser.add_argument("--others", type=int, default=Options.others)
     parser.add_argument("--url", help="an already running server (or nginx); default: start one")
@@ -126,7 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write all numbers to this file")
     parser.add_argument("--logs", type=Path, help="write each server's output to this folder")
     args = parser.parse_args(argv)
-    chosen = [name for name in [*SCENARIOS, "class"] if getattr(args, name)] or list(SCENARIOS)
+    chosen = [name for name in [*SCENARIOS, "class"] if getattr(args, name)] or [
+        name for name in SCENARIOS if name != "cycles"
+    ]
     options = Options(
         args.sessions,
         args.budget,
@@ -138,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         args.polls,
         args.idle,
         args.teacher_every,
+        args.cycle_count,
     )
     if args.url:
         db = args.class_db or os.environ.get("EXPLORER_CLASS_DB", "")

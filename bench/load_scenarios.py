@@ -12,10 +12,17 @@ import re
 import statistics
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from websockets.exceptions import ConnectionClosed
 
-from bench.server_watch import ProcessSnapshot, Watcher
+from bench.server_watch import (
+    ProcessSnapshot,
+    Watcher,
+    describe_threads,
+    os_threads,
+    read_thread_log,
+)
 from bench.st_client import Session
 
 ATTENTION, TRAIN = "attention", "train-model"
@@ -23,6 +30,7 @@ LANG = "lang=en"
 BIG_STEPS = 100_000  # step counts out of reach: the time budget ends every run
 ENDED = re.compile(r"^(Finished|Stopped) after (\d+) s|^Training failed")
 LABEL_STEPS = re.compile(r"(\d+) (pre-training|fine-tuning)")  # the model's label
+SCRIPT_THREAD = "ScriptRunner.scriptThread"  # Streamlit's name for the thread of a page script
 PROGRESS = re.compile(r"^(pre-training|fine-tuning): step (\d+)")  # the status line
 
 
@@ -30,9 +38,21 @@ PROGRESS = re.compile(r"^(pre-training|fine-tuning): step (\d+)")  # the status 
 class Target:
     url: str
     pid: int | None  # the server's process id when this machine can see it
+    thread_log: Path | None = None  # the server's EXPLORER_THREAD_LOG, when it keeps one
 
     def snapshot(self) -> ProcessSnapshot | None:
         return ProcessSnapshot.of(self.pid) if self.pid is not None else None
+
+    def threads(self) -> dict[int, str]:
+        """The server's threads now (OS thread id -> OS name); empty when it is not visible."""
+        return os_threads(self.pid) if self.pid is not None else {}
+
+    def scripts_running(self) -> bool:
+        """Whether a page script runs now (a Streamlit script thread is alive), as far as the
+        thread log tells; False without one."""
+        named = read_thread_log(self.thread_log)
+        alive = self.threads()
+        return any(named.get(tid, ("",))[0] == SCRIPT_THREAD for tid in alive)
 
 
 def stats(values: list[float]) -> dict:
@@ -310,6 +330,38 @@ async def walkaway(target: Target, options, wait_back: float = 120.0) -> tuple[d
     return numbers, rows
 
 
+async def cycles(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 - Options
+    """`options.cycles` times: N sessions press Train and vanish after `walk_after` s; once the
+    server's workers and threads are back (or 120 s passed) and 10 s later, its memory and
+    threads. An all-day class in small: memory that still grows after a few cycles is kept per
+    session that left."""
+    if target.pid is None:
+        return {}, [("walk-away cycles", "needs the server's process (not with --url)")]
+    _, before, errors = await warm_baseline(target, 120.0)
+    baseline_threads = target.threads()
+    rows, numbers = [("before the first cycle", f"{mb(before.rss)}, {before.threads} threads")], []
+    for cycle in range(1, options.cycles + 1):
+        sessions = await open_sessions(target.url, TRAIN, options.sessions, train_query(600))
+        await asyncio.gather(*(s.press("train.start") for s in sessions))
+        await asyncio.sleep(options.walk_after)
+        errors += exceptions_of(sessions)
+        await close_all(sessions)
+        back = await settle(target, before, 120.0)
+        await asyncio.sleep(10)
+        now = target.snapshot()
+        extra = await threads_beyond(target, baseline_threads)
+        numbers.append({"cycle": cycle, "back_s": back, **vars(now), "extra_threads": extra})
+        rows.append((
+            f"cycle {cycle}: RSS server+children",
+            f"{mb(now.rss)} (server {mb(now.server_rss)}), {now.threads} threads, "
+            f"{now.children} children, back after "
+            + (f"{back:.0f} s" if back is not None else "more than 120 s"),
+        ))  # fmt: skip
+        rows += [("  beyond the baseline", line) for line in extra]
+    rows.append(("exception elements", str(len(errors))))
+    return {"before": vars(before), "cycles": numbers, "exceptions": errors}, rows
+
+
 async def flood(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 - Options
     """One session sends reruns at `flood_rate`/s while `others` sessions rerun the page."""
     others = await open_sessions(target.url, ATTENTION, options.others)
@@ -359,6 +411,16 @@ async def flood(target: Target, options) -> tuple[dict, list]:  # noqa: ANN001 -
     return numbers, rows
 
 
+async def threads_beyond(target: Target, baseline: dict[int, str]) -> list[str]:
+    """The server's threads that were not there at the baseline, one line each (`describe_threads`:
+    name and where it was started)."""
+    if not [tid for tid in target.threads() if tid not in baseline]:
+        return []
+    await close_all(await open_sessions(target.url, "", 1))  # a page run lists the threads now
+    extra = {tid: name for tid, name in target.threads().items() if tid not in baseline}
+    return describe_threads(extra, target.thread_log)
+
+
 async def settle(target: Target, baseline: ProcessSnapshot, timeout: float) -> float | None:
     """Seconds until the server has no more threads and child processes than `baseline`."""
     start = time.perf_counter()
@@ -371,12 +433,13 @@ async def settle(target: Target, baseline: ProcessSnapshot, timeout: float) -> f
 
 
 async def steady(target: Target, timeout: float, quiet: float = 3.0) -> ProcessSnapshot:
-    """The server once its thread and process counts have not changed for `quiet` seconds."""
+    """The server once its thread and process counts have not changed for `quiet` seconds and no
+    page script runs (a closed tab's last run may still be drawing for seconds)."""
     start, last, since = time.perf_counter(), None, time.perf_counter()
     while time.perf_counter() - start < timeout:
         now = target.snapshot()
         counts = (now.threads, now.children)
-        if counts != last:
+        if counts != last or target.scripts_running():
             last, since = counts, time.perf_counter()
         elif time.perf_counter() - since >= quiet:
             return now
@@ -404,6 +467,7 @@ async def cleanup(target: Target, n: int = 3, budget: float = 10.0, timeout: flo
     back, and every exception element seen.
     """
     warm_run, baseline, errors = await warm_baseline(target, timeout)
+    baseline_threads = target.threads()
     sessions = await open_sessions(target.url, TRAIN, n, train_query(budget))
     await asyncio.gather(*(s.press("train.start") for s in sessions))
     await asyncio.sleep(2.0)
@@ -412,14 +476,18 @@ async def cleanup(target: Target, n: int = 3, budget: float = 10.0, timeout: flo
     await close_all(sessions)
     back_after = await settle(target, baseline, timeout)
     await asyncio.sleep(3)
+    extra = await threads_beyond(target, baseline_threads)
     return {
         "warm_run": warm_run,
         "baseline": baseline,
         "during": during,
         "back": target.snapshot(),
         "back_after": back_after,
+        "extra_threads": extra,
         "exceptions": errors,
     }
 
 
-SCENARIOS = {"storm": storm, "train": train, "walkaway": walkaway, "flood": flood}
+SCENARIOS = {
+    "storm": storm, "train": train, "walkaway": walkaway, "flood": flood, "cycles": cycles,
+}  # fmt: skip

@@ -88,6 +88,52 @@ class ProcessSnapshot:
         return cls(rss=rss, server_rss=server_rss, threads=threads, children=len(kids))
 
 
+def os_threads(pid: int) -> dict[int, str]:
+    """The process's threads now: OS thread id -> OS thread name (Linux keeps 15 bytes of it;
+    the project's own threads carry theirs, see `explorer_core.runtime.start_thread`)."""
+    found = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm", encoding="utf-8", errors="replace") as f:
+                found[int(tid)] = f.read().strip()
+        except OSError:
+            continue
+    return found
+
+
+def read_thread_log(path: Path | None) -> dict[int, tuple[str, str]]:
+    """EXPLORER_THREAD_LOG's lines: OS thread id -> (Python name, where it was started or "")."""
+    found: dict[int, tuple[str, str]] = {}
+    if path is None or not path.is_file():
+        return found
+    for line in path.read_text(encoding="utf-8").splitlines():
+        tid, name, site = (line.split("\t") + ["", ""])[:3]
+        if tid.isdigit() and (site or int(tid) not in found):  # a start line beats a listing
+            found[int(tid)] = (name, site)
+    return found
+
+
+def describe_threads(threads: dict[int, str], log: Path | None) -> list[str]:
+    """One line per thread (`os_threads` entries): its OS name, its Python name and where the
+    project started it (from the thread log), or why that is not known."""
+    named = read_thread_log(log)
+    lines = []
+    for tid, comm in sorted(threads.items()):
+        name, site = named.get(tid, ("", ""))
+        if site:
+            where = f"{name}, started at {site}"
+        elif name:
+            where = f"{name} (a Python thread not the project's: Streamlit's or a library's)"
+        else:
+            where = "no Python thread of this id was seen: a native library's thread"
+        lines.append(f"thread {tid} {comm!r}: {where}")
+    return lines
+
+
 def health_seconds(base_url: str, timeout: float = 5.0) -> float:
     """Seconds for ``/_stcore/health`` to answer ok (``timeout`` when it does not)."""
     start = time.perf_counter()

@@ -8,6 +8,9 @@ is the default; set ``EXPLORER_TORCH_THREADS`` to choose another count deliberat
 from __future__ import annotations
 
 import os
+import sys
+import threading
+from collections.abc import Callable
 
 DEFAULT_TORCH_THREADS = 1
 
@@ -68,3 +71,60 @@ def configure() -> None:
         torch.set_num_interop_threads(1)
     except RuntimeError:
         pass  # subtle: only allowed before the first parallel op; later calls are harmless to skip
+
+
+# ---- threads the project starts ------------------------------------------------------------------
+# Every long- or short-lived thread of ours starts through `start_thread`, with a name. The name is
+# also given to the operating system's thread (Linux keeps 15 bytes of it), so that
+# /proc/<pid>/task/<tid>/comm, `ps -L` and `top -H` tell our threads apart from "python" (the
+# interpreter's own, Streamlit's and native libraries' threads). With EXPLORER_THREAD_LOG set (the
+# tests and benchmarks that watch a server from outside), each start is written there as one line,
+# "<tid>\t<name>\t<file:line of the caller>", and `log_threads` adds the Python threads nobody
+# started through here (Streamlit's), so a thread left behind can be named with where it began.
+THREAD_LOG = "EXPLORER_THREAD_LOG"
+_PR_SET_NAME = 15  # prctl(2)
+
+
+def start_thread(
+    target: Callable[..., object], *, name: str, args: tuple = (), daemon: bool = True
+) -> threading.Thread:
+    """Start `target(*args)` in a daemon thread called `name` (OS thread name too); returns it."""
+    caller = sys._getframe(1)  # noqa: SLF001 - the documented way to read the caller's frame
+    site = f"{caller.f_code.co_filename}:{caller.f_lineno} in {caller.f_code.co_name}"
+
+    def run() -> None:
+        _name_os_thread(name)
+        _log_thread(threading.get_native_id(), name, site)
+        target(*args)
+
+    thread = threading.Thread(target=run, name=name, daemon=daemon)
+    thread.start()
+    return thread
+
+
+def log_threads() -> None:
+    """With EXPLORER_THREAD_LOG set: write down every Python thread alive now (what it is called,
+    its OS thread id), for threads that did not start through `start_thread` (Streamlit's)."""
+    if os.environ.get(THREAD_LOG):
+        for thread in threading.enumerate():
+            _log_thread(thread.native_id, thread.name, "")
+
+
+def _name_os_thread(name: str) -> None:
+    """Give the calling thread's OS thread `name` (Linux; elsewhere nothing happens)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes  # subtle: here, not at the top: the app's first page imports this module
+
+    try:
+        libc = ctypes.CDLL(None)
+        libc.prctl(_PR_SET_NAME, name.encode()[:15], 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # a libc without prctl: the name stays Python-side only
+
+
+def _log_thread(tid: int | None, name: str, site: str) -> None:
+    path = os.environ.get(THREAD_LOG)
+    if path and tid is not None:
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(f"{tid}\t{name}\t{site}\n")

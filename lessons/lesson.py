@@ -16,7 +16,7 @@ from explorer_core.ui.lesson.frame import Lesson, variant
 from explorer_core.ui.lesson.notice import chinese_notice
 from explorer_core.ui.nav import PAGES
 from explorer_core.ui.settings import defaults
-from explorer_core.ui.state import bound, init, share_link
+from explorer_core.ui.state import bound, init, leave_to_widget, share_link
 
 TOTAL = len(core.STEPS)
 SENTENCES = ("text", "other", "third")  # lesson.<name>, defaults from lesson.default_<name>
@@ -70,6 +70,7 @@ def lesson_page() -> None:
         other = st.text_input(t("lesson.other"), max_chars=3000, **bound("lesson.other", DEFAULTS))
         third = st.text_input(t("lesson.third"), max_chars=3000, **bound("lesson.third", DEFAULTS))
     back_col, jump_col, next_col = nav.columns([1, 4, 1], vertical_alignment="center")
+    leave_to_widget("lesson.step", DEFAULTS["lesson.step"])
     step = jump_col.segmented_control(
         t("lesson.jump"), list(range(1, TOTAL + 1)), key="lesson.step", bind="query-params",
         default=DEFAULTS["lesson.step"], required=True, label_visibility="collapsed",

@@ -18,13 +18,15 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
     from bench.load_scenarios import Target
     from bench.server_watch import start_server
+    from explorer_core.runtime import THREAD_LOG
     from tests.browser import free_port
 
-    with start_server(free_port()) as (url, pid):
-        yield Target(url, pid)
+    log = tmp_path_factory.mktemp("server") / "threads.log"  # names and starts of its threads
+    with start_server(free_port(), env={THREAD_LOG: str(log)}) as (url, pid):
+        yield Target(url, pid, log)
 
 
 def test_sessions_that_train_and_go_leave_the_server_as_it_was(server):
@@ -37,9 +39,10 @@ def test_sessions_that_train_and_go_leave_the_server_as_it_was(server):
     # the three runs really ran (threads or worker processes beyond the baseline)...
     assert during.threads + during.children > base.threads + base.children
     # ...and after their sessions went, the server came back to where it was
-    assert result["back_after"] is not None, (base, back)
+    extra = "\n".join(result["extra_threads"]) or "none (a thread of the baseline ended late?)"
+    assert result["back_after"] is not None, f"{base}\n{back}\nnew threads:\n{extra}"
     assert back.children <= base.children
-    assert back.threads <= base.threads
+    assert back.threads <= base.threads, extra
     assert back.rss <= base.rss * 1.15, f"{back.rss / 2**20:.0f} MB vs {base.rss / 2**20:.0f} MB"
 
 

@@ -273,3 +273,17 @@ def test_a_script_waiting_for_the_warm_ups_import_is_seen(monkeypatch, tmp_path)
         first.join(5)
         second.join(5)
         sys.modules.pop("warm_gated", None)
+
+
+def test_streamlits_watcher_pool_is_grown_to_its_size_at_start():
+    """Streamlit's config-file poll watchers share a pool of at most 4 threads that never end;
+    its 4th thread used to start at a random moment (a busy server's), after the walk-away test's
+    baseline. The server fills it at start. Fails when a Streamlit version moves the pool."""
+    from streamlit.watcher.polling_path_watcher import PollingPathWatcher
+
+    from explorer_core.ui import warmup
+
+    pool = PollingPathWatcher._executor  # noqa: SLF001 - what warmup.grow_watcher_pool fills
+    warmup.grow_watcher_pool.clear()
+    assert warmup.grow_watcher_pool() == pool._max_workers == len(pool._threads)  # noqa: SLF001
+    warmup.grow_watcher_pool.clear()

@@ -29,7 +29,8 @@ tensors, because torch would pass tensors as shared-memory handles that die with
 A small reader thread in the parent receives the messages into lists behind a lock (the page's
 polls only read those lists) and watches the run: with `expire_after`, a run whose page has not
 touched it for that many seconds belongs to a closed tab, so it is stopped, and terminated
-`KILL_GRACE` seconds later if it has not ended. The worker uses `runtime.configure()`'s torch
+`KILL_GRACE` seconds later if it has not ended; it ends "failed" (`ABANDONED`) and keeps no
+model or snapshot (nobody will look at them). The worker uses `runtime.configure()`'s torch
 thread count (one by default).
 """
 
@@ -48,6 +49,7 @@ from safetensors.torch import load as load_weights
 from safetensors.torch import save as save_weights
 
 from explorer_core.bert.model import BertModel
+from explorer_core.runtime import start_thread
 from explorer_core.training.checkpoint import Checkpoint
 from explorer_core.training.loop import EvalRecord, Record, TrainStep
 from explorer_core.training.run import (
@@ -79,7 +81,7 @@ def worker_context() -> multiprocessing.context.BaseContext:
 
 def warm_up() -> None:
     """Start the fork server in the background, so the first run does not wait for its imports."""
-    threading.Thread(target=_warm, name="training-warm-up", daemon=True).start()
+    start_thread(_warm, name="training-warm-up")
 
 
 def _warm() -> None:
@@ -183,10 +185,7 @@ class TrainingRun:
         self._process = process
         # subtle: the plan goes through the pipe from the reader thread, not as an argument of
         # Process: start() would block until the new interpreter had read it (seconds).
-        self._reader = threading.Thread(
-            target=self._read, args=(here,), name="training-run-reader", daemon=True
-        )
-        self._reader.start()
+        self._reader = start_thread(self._read, name="training-run-reader", args=(here,))
         return True
 
     def stop(self) -> None:
@@ -282,6 +281,13 @@ class TrainingRun:
 
     def _handle(self, message: tuple) -> None:
         kind = message[0]
+        if self._abandoned and kind in ("snapshot", "result"):
+            # subtle: nobody will look at a closed tab's model, yet Streamlit keeps a closed
+            # session's state (and this run in it) for minutes in case the tab comes back:
+            # decoded, every walk-away run left its model and snapshots in the server's memory.
+            if kind == "result":
+                self._end("failed", ABANDONED)
+            return
         if kind == "record":
             with self._lock:
                 self._records.append(message[1])
@@ -319,6 +325,8 @@ class TrainingRun:
         if silent > self.expire_after and not self._abandoned:
             self._abandoned = True
             self._stop.set()
+            with self._lock:
+                self._snapshots = []  # see _handle
         if self._abandoned and silent > self.expire_after + KILL_GRACE:
             if self._process.is_alive():
                 self._process.terminate()

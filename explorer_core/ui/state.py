@@ -20,6 +20,7 @@ SHARED_TOKENIZER = "shared.tokenizer"  # the tokenizer trained in the Tokenizer 
 SHARED_TOKENIZER_NAME = "shared.tokenizer_name"  # a short label for it ("byte-bpe, 1000 tokens")
 SHARED_MODEL = "shared.model"  # the model trained on the Train page, or absent
 URL_SEEDED = "_url_seeded."  # + key: the last value of a url_synced control (and: ?key= was read)
+INIT_GIVEN = "_init_given"  # keys init() gave their default, their widget not drawn since
 
 
 def init(defaults: Mapping[str, Any]) -> None:
@@ -29,10 +30,16 @@ def init(defaults: Mapping[str, Any]) -> None:
     A control kept in the URL by `url_synced` gets back its last value when a page switch dropped
     it (Streamlit forgets the value of a widget a run does not draw; bound widgets keep theirs).
     """
+    given = []
     for key, value in defaults.items():
-        if key not in st.session_state and URL_SEEDED + key in st.session_state:
+        if key in st.session_state:
+            continue
+        if URL_SEEDED + key in st.session_state:
             value = st.session_state[URL_SEEDED + key]
-        st.session_state.setdefault(key, value)
+        st.session_state[key] = value
+        given.append(key)
+    if given:
+        st.session_state[INIT_GIVEN] = st.session_state.get(INIT_GIVEN, frozenset()) | set(given)
 
 
 def bound(
@@ -50,6 +57,10 @@ def bound(
     # subtle: a URL value wins over init()'s setdefault only on the session's first run, which is
     # the run that opens a link. Only for widgets whose URL text is not translated (no format_func
     # over translated labels); those use url_synced.
+    # subtle: the default init() gave the key in this run is taken out before the widget is
+    # drawn, and the widget puts it back from its own default (`leave_to_widget`). Left in,
+    # Streamlit logged "created with a default value but also had its value set via the Session
+    # State API" for the first such widget of every fresh server.
 
     >>> bound("attn.layer", {"attn.layer": 2}, options=range(1, 7))
     {'key': 'attn.layer', 'bind': 'query-params', 'index': 1}
@@ -62,8 +73,9 @@ def bound(
         st.rerun()  # the rerun starts from the mended URL, so the widget binds as usual
     args: dict[str, Any] = {"key": key, "bind": "query-params"}
     if options:
-        return {**args, "index": list(options).index(default)}
-    args["value"] = default
+        args["index"] = list(options).index(default)
+    else:
+        args["value"] = default
     if span is not None:
         clamp_state(key, *span)
         args.update(min_value=span[0], max_value=span[1])
@@ -71,7 +83,27 @@ def bound(
         if key in st.session_state and st.session_state[key] not in choices:
             st.session_state[key] = default
         args["options"] = list(choices)
+    leave_to_widget(key, default)
     return args
+
+
+def leave_to_widget(key: str, default: Any) -> None:
+    """Before a widget keyed `key` whose own default is `default`: when this run's init() put that
+    very default there (of the same kind: 1 is not 1.0 nor True), take it out of st.session_state
+    again, so the widget gives it back from its own default instead of Streamlit warning that
+    both set it.
+
+    # subtle: only init()'s value, and only before the widget's first draw since. A value a
+    # callback or the page set is the widget's new value: taken out, the widget would fall back
+    # to what the browser last sent.
+    """
+    given = st.session_state.get(INIT_GIVEN, frozenset())
+    if key not in given:
+        return
+    st.session_state[INIT_GIVEN] = given - {key}
+    value = st.session_state.get(key, ...)
+    if type(value) is type(default) and value == default:
+        del st.session_state[key]
 
 
 def clamp_state(key: str, low: float, high: float) -> None:

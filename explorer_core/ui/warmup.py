@@ -32,6 +32,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from explorer_core.runtime import start_thread
+
 LOG = logging.getLogger(__name__)
 # The first page of a fresh server is drawn before the warm-up begins: importing torch holds the
 # interpreter lock for most of a second at a time, and run beside the first visitor's page it made
@@ -204,9 +206,30 @@ def start() -> threading.Thread | None:
     """
     if os.environ.get("EXPLORER_WARMUP", "1") == "0":
         return None
-    thread = threading.Thread(target=warm, name="explorer-warmup", daemon=True)
-    thread.start()
-    return thread
+    return start_thread(warm, name="explorer-warmup")
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def grow_watcher_pool() -> int:
+    """Once per server (app.py): Streamlit's config-file poll watchers' thread pool at its full
+    size now, rather than one thread more at a moment nobody chose; returns its size.
+
+    # subtle: Streamlit polls ~/.streamlit/config.toml and .streamlit/config.toml every 0.2 s,
+    # whatever server.fileWatcherType says, each poll a task of one ThreadPoolExecutor of at most 4
+    # threads that never end. Two polls need 3; the 4th starts the first time both polls hand in
+    # their next task at once, which a busy server makes likely, minutes or hours in. That is the
+    # thread tests/test_classroom_load.py found left over after the sessions had gone
+    # ("ThreadPoolExecutor-0_3"). A few short tasks at start fill the pool instead; a test fails
+    # when a Streamlit version keeps the pool elsewhere (tests/test_warmup.py).
+    """
+    from streamlit.watcher.polling_path_watcher import PollingPathWatcher
+
+    pool = PollingPathWatcher._executor  # noqa: SLF001 - see the test named above
+    size = pool._max_workers  # noqa: SLF001
+    done = [pool.submit(time.sleep, 0.05) for _ in range(2 * size)]  # each finds no idle thread
+    for task in done:
+        task.result()
+    return len(pool._threads)  # noqa: SLF001
 
 
 def page_drawn() -> None:
