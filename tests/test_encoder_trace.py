@@ -66,3 +66,123 @@ def test_trace_equals_the_models_hidden_states(position, norm, causal):
         assert not torch.equal(trace.layers[-1].output, trace.final_norm)
     else:
         torch.testing.assert_close(trace.layers[-1].output, out.hidden_states[-1][0])
+
+
+# ---- transformers' own BertLayer, hooked: MiniLM and a model trained here -------------------
+
+SENTENCES = ["The cat sat on the mat because it was tired.", "I deposited money at the bank."]
+
+
+@pytest.fixture(scope="module")
+def minilm(minilm_dir):
+    import transformers
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(minilm_dir)
+    theirs = transformers.AutoModel.from_pretrained(minilm_dir, attn_implementation="eager")
+    return tokenizer, theirs.eval(), BertModel.from_transformers(minilm_dir)
+
+
+def assert_matches_transformers(trace: EncoderTrace, captured: list[dict], atol: float) -> None:
+    assert len(trace.layers) == len(captured)
+    for layer, theirs in zip(trace.layers, captured, strict=True):
+        for field, value in theirs.items():
+            ours = getattr(layer, field)
+            assert ours.shape == value.shape, (layer.layer, field)
+            torch.testing.assert_close(ours, value, atol=atol, rtol=0, msg=f"{layer.layer} {field}")
+        # the stream between the hooks: residual = input + W_O output; LN1 reads it
+        torch.testing.assert_close(layer.ln1.after, theirs["attention_norm"], atol=atol, rtol=0)
+        torch.testing.assert_close(layer.ln2.after, theirs["output"], atol=atol, rtol=0)
+
+
+@pytest.mark.parametrize("sentence", SENTENCES)
+def test_every_intermediate_equals_transformers_bert_layer_on_minilm(minilm, sentence):
+    """all-MiniLM-L6-v2: the heads' concatenated contexts, W_O's output, the first residual +
+    LayerNorm, the FFN up-projection, GELU, the down-projection and the layer output all equal
+    transformers' BertLayer (forward hooks, eager attention, eval mode) to 1e-5, in all 6
+    layers; the layer inputs equal its hidden_states."""
+    from tests.encoder_models import hf_intermediates
+
+    tokenizer, theirs, ours = minilm
+    enc = tokenizer(sentence, return_tensors="pt")
+    trace = trace_encoder(ours, enc["input_ids"], token_type_ids=enc["token_type_ids"])
+    assert_matches_transformers(trace, hf_intermediates(theirs, **enc), atol=1e-5)
+    with torch.no_grad():
+        states = theirs(**enc, output_hidden_states=True).hidden_states
+    for layer, state in zip(trace.layers, states, strict=False):
+        torch.testing.assert_close(layer.input, state[0], atol=1e-5, rtol=0)
+
+
+def test_every_intermediate_equals_transformers_on_a_model_trained_here(tmp_path):
+    """A BERT pre-trained here (20 MLM + NSP steps, post-LN), saved as the app saves models and
+    opened by transformers' AutoModel from that folder: every intermediate agrees to 1e-5."""
+    import transformers
+
+    from explorer_core.training.checkpoint import Checkpoint, save_checkpoint
+    from tests.encoder_models import ENGLISH, hf_intermediates, pretrained_here
+
+    model, tokenizer = pretrained_here("post")
+    save_checkpoint(Checkpoint(model.bert, tokenizer), tmp_path)
+    theirs = transformers.AutoModel.from_pretrained(tmp_path, attn_implementation="eager").eval()
+    hf_tokenizer = transformers.AutoTokenizer.from_pretrained(tmp_path)
+    moved = False
+    for sentence in ENGLISH:
+        enc = hf_tokenizer(sentence, return_tensors="pt")
+        enc.pop("token_type_ids", None)
+        trace = trace_encoder(model.bert, enc["input_ids"])
+        assert_matches_transformers(trace, hf_intermediates(theirs, **enc), atol=1e-5)
+        moved |= not torch.allclose(trace.layers[0].ln1.gamma, torch.ones(32))
+    assert moved, "training should have moved LayerNorm's gamma away from its start"
+
+
+# ---- torch's nn.TransformerEncoderLayer: the independent reference for pre-LN (and post-LN) ----
+
+
+@pytest.mark.parametrize("norm", ["pre", "post"])
+@pytest.mark.parametrize("causal", [False, True])
+def test_every_intermediate_equals_torch_transformer_encoder_layer(norm, causal):
+    """transformers has no pre-LN BERT, so torch's TransformerEncoderLayer(norm_first=True) with
+    our weights copied in (in_proj from Q/K/V, out_proj from W_O, linear1/2, norm1/2) is the
+    reference: hooked on each sub-module, every intermediate agrees to 1e-5. Pre-LN is the tutorial
+    preset (ReLU; its sinusoidal positions are added to the embeddings, outside the layer); post-LN
+    (norm_first=False) is BERT's order, a second reference next to transformers."""
+    from tests.encoder_models import ENGLISH, pretrained_here, torch_intermediates, torch_reference
+
+    model, tokenizer = pretrained_here(norm)
+    bert = model.bert
+    activation = torch.nn.ReLU() if bert.config.hidden_act == "relu" else torch.nn.GELU()
+    assert (bert.config.hidden_act == "relu") == (norm == "pre")
+    for sentence in ENGLISH:
+        from explorer_core.inputs.vocab import BertVocab
+
+        ids = BertVocab.of(tokenizer).encode(tokenizer, [sentence]).input_ids[0]
+        trace = trace_encoder(bert, ids, causal=causal)
+        length = len(ids)
+        mask = torch.ones(length, length).triu(1).bool() if causal else None
+        for layer, module in zip(trace.layers, bert.encoder.layer, strict=True):
+            ref = torch_reference(module, norm == "pre", activation)
+            got = torch_intermediates(ref, layer.input, mask)
+            expected = {
+                "attention_weights": got["attention_weights"],
+                "attention_input": got["attention_output.in"],
+                "attention_output": got["attention_output"],
+                "ffn_input": got["linear1.in"],
+                "ffn_pre_activation": got["linear1"],
+                "ffn_activation": got["activation"],
+                "ffn_output": got["linear2"],
+                "output": got["output"],
+            }
+            if norm == "pre":  # x -> norm1 -> attention -> + x -> norm2 -> FFN -> +
+                expected |= {"ln1.before": got["norm1.in"], "ln1.after": got["norm1.out"],
+                             "attention_residual": got["norm2.in"],
+                             "ln2.after": got["norm2.out"]}  # fmt: skip
+            else:  # x -> attention -> + x -> norm1 -> FFN -> + -> norm2
+                expected |= {"attention_residual": got["norm1.in"],
+                             "attention_norm": got["norm1.out"],
+                             "ffn_residual": got["norm2.in"], "ln2.after": got["norm2.out"]}  # fmt: skip
+            for name, value in expected.items():
+                ours = layer
+                for part in name.split("."):
+                    ours = getattr(ours, part)
+                torch.testing.assert_close(ours, value, atol=1e-5, rtol=0, msg=name)
+        if norm == "pre":
+            torch.testing.assert_close(trace.final_norm, bert.encoder.LayerNorm(layer.output))
