@@ -88,9 +88,13 @@ def torch_reference(layer: nn.Module, pre_norm: bool, activation: nn.Module) -> 
     with torch.no_grad():
         ref.self_attn.in_proj_weight.copy_(torch.cat([p.weight for p in qkv]))
         ref.self_attn.in_proj_bias.copy_(torch.cat([p.bias for p in qkv]))
-        pairs = ((ref.self_attn.out_proj, attention.output.dense),
-                 (ref.linear1, layer.intermediate.dense), (ref.linear2, layer.output.dense),
-                 (ref.norm1, attention.output.LayerNorm), (ref.norm2, layer.output.LayerNorm))  # fmt: skip
+        pairs = (
+            (ref.self_attn.out_proj, attention.output.dense),
+            (ref.linear1, layer.intermediate.dense),
+            (ref.linear2, layer.output.dense),
+            (ref.norm1, attention.output.LayerNorm),
+            (ref.norm2, layer.output.LayerNorm),
+        )
         for theirs, ours in pairs:
             theirs.weight.copy_(ours.weight)
             theirs.bias.copy_(ours.bias)

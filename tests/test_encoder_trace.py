@@ -177,8 +177,8 @@ def test_every_intermediate_equals_torch_transformer_encoder_layer(norm, causal)
                              "ln2.after": got["norm2.out"]}  # fmt: skip
             else:  # x -> attention -> + x -> norm1 -> FFN -> + -> norm2
                 expected |= {"attention_residual": got["norm1.in"],
-                             "attention_norm": got["norm1.out"],
-                             "ffn_residual": got["norm2.in"], "ln2.after": got["norm2.out"]}  # fmt: skip
+                             "attention_norm": got["norm1.out"], "ffn_residual": got["norm2.in"],
+                             "ln2.after": got["norm2.out"]}  # fmt: skip
             for name, value in expected.items():
                 ours = layer
                 for part in name.split("."):
