@@ -1,0 +1,12 @@
+"""Inside the encoder: page `lessons/encoder.py` (and one screen of the guided lesson).
+
+Read in this order:
+
+1. `calls`   the model sources (shared with the Attention page: `ui.attention.calls`), the
+             sentence checks, and the cached traces of every intermediate of every layer
+             (`bert.trace`) with the analyses built on them (`analysis.encoder`).
+2. `views`   the page's five views: one layer with every number, who wrote into a vector,
+             layer by layer, one word in many contexts, encoder against decoder; the
+             "Predict first" question; the downloads.
+3. `texts`   the page's English and Chinese texts.
+"""

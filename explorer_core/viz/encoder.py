@@ -1,0 +1,283 @@
+"""Figures of the Inside the encoder page: one layer's steps as strips, LayerNorm and GELU dot
+plots, token × token and token × layer heatmaps, lines per layer. Numbers in, figures out: the
+numbers come from `bert.trace` and `analysis.encoder`; texts come translated from the page."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from explorer_core.analysis.encoder import LogitLens, Neuron
+from explorer_core.bert.trace import LayerTrace
+from explorer_core.viz.common import CATEGORICAL, DIVERGING, FONT, TITLE_TOP, heatmap, style
+
+STRIP_PX = 30  # height of one step's strip: readable on a projector at 1280 × 720
+LABEL_PX = 330  # left margin for the step names
+
+
+@dataclass(frozen=True)
+class Step:
+    """One row of the flow: a catalogue name, the vector of the chosen token, its shape text."""
+
+    name: str  # catalogue key of the step's name (translated by the page)
+    vector: np.ndarray  # (width,)
+    shape: str  # e.g. "1 × 384", "12 heads × 32"
+
+
+def flow_steps(layer: LayerTrace, token: int) -> list[Step]:
+    """The steps of one layer for one token, in the layer's own order (post-LN or pre-LN).
+
+    Names are catalogue keys ("enc.step.*"); vectors are the trace's rows for `token`.
+    """
+    heads, _, width = layer.head_contexts.shape
+    hidden = layer.input.shape[1]
+    inner = layer.ffn_pre_activation.shape[1]
+
+    def row(tensor, name: str, shape: str | None = None) -> Step:  # noqa: ANN001 - a tensor
+        vector = tensor[token].detach().numpy()
+        return Step(name, vector, shape or f"1 × {vector.shape[0]}")
+
+    heads_row = row(layer.concat, "enc.step.heads", f"{heads} × {width}")
+    if layer.pre_norm:
+        return [
+            row(layer.input, "enc.step.input"), row(layer.ln1.after, "enc.step.ln_in"),
+            heads_row, row(layer.attention_output, "enc.step.wo"),
+            row(layer.attention_residual, "enc.step.res1"),
+            row(layer.ln2.after, "enc.step.ln_ffn"), row(layer.ffn_pre_activation, "enc.step.up"),
+            row(layer.ffn_activation, "enc.step.gelu"), row(layer.ffn_output, "enc.step.down"),
+            row(layer.output, "enc.step.out"),
+        ]  # fmt: skip
+    gamma = Step("enc.step.gamma", layer.ln1.gamma.detach().numpy(), f"1 × {hidden}")
+    beta = Step("enc.step.beta", layer.ln1.beta.detach().numpy(), f"1 × {hidden}")
+    assert inner == layer.ffn_activation.shape[1]
+    return [
+        row(layer.input, "enc.step.input"), heads_row, row(layer.attention_output, "enc.step.wo"),
+        row(layer.attention_residual, "enc.step.res1"), row(layer.ln1.after, "enc.step.ln1"),
+        gamma, beta, row(layer.ffn_pre_activation, "enc.step.up"),
+        row(layer.ffn_activation, "enc.step.gelu"), row(layer.ffn_output, "enc.step.down"),
+        row(layer.ffn_residual, "enc.step.res2"), row(layer.output, "enc.step.ln2"),
+    ]  # fmt: skip
+
+
+def flow_figure(
+    steps: Sequence[Step], names: Sequence[str], *, title: str, x_title: str, value_title: str,
+    norm_title: str,
+) -> go.Figure:  # fmt: skip
+    """One strip per step, all on one x scale (so the feed-forward's expansion shows as width).
+
+    Each strip is coloured by value ÷ its own largest |value| (rows differ by orders of
+    magnitude); hover gives the real value; the right margin gives each row's length ‖v‖.
+    """
+    widest = max(step.vector.shape[0] for step in steps)
+    fig = make_subplots(rows=len(steps), cols=1, vertical_spacing=0.35 / len(steps))
+    for i, (step, name) in enumerate(zip(steps, names, strict=True), start=1):
+        peak = float(np.max(np.abs(step.vector))) or 1.0
+        fig.add_trace(go.Heatmap(
+            z=[step.vector / peak], customdata=[step.vector], coloraxis="coloraxis",
+            x=np.arange(step.vector.shape[0]), name=name,
+            hovertemplate=f"{name}<br>{x_title} %{{x}}: %{{customdata:.4f}}<extra></extra>",
+        ), row=i, col=1)  # fmt: skip
+        axis = "" if i == 1 else str(i)
+        fig.update_layout({
+            f"yaxis{axis}": dict(tickvals=[0], ticktext=[f"{name} ({step.shape})"],
+                                 showgrid=False, fixedrange=True),
+            f"xaxis{axis}": dict(range=[-0.5, widest - 0.5], showgrid=False,
+                                 showticklabels=i == len(steps), zeroline=False),
+        })  # fmt: skip
+        fig.add_annotation(
+            text=f"{float(np.linalg.norm(step.vector)):.2f}", xref="paper", x=1.01,
+            yref=f"y{axis} domain", y=0.5, showarrow=False, xanchor="left",
+        )  # fmt: skip
+    fig.add_annotation(text=norm_title, xref="paper", x=1.01, yref="paper", y=1.0,
+                       yanchor="bottom", xanchor="left", showarrow=False)  # fmt: skip
+    fig.update_layout(coloraxis=dict(
+        colorscale=DIVERGING, cmin=-1, cmax=1,
+        colorbar=dict(title=dict(text=value_title, side="right"), x=1.08, len=0.8),
+    ))  # fmt: skip
+    fig.update_layout(
+        title=dict(text=title, yref="container", y=1.0, yanchor="top", pad=dict(t=TITLE_TOP)),
+        font=FONT, height=STRIP_PX * len(steps) * 13 // 10 + 150,
+        margin=dict(l=LABEL_PX, r=170, t=TITLE_TOP + 50, b=60),
+    )  # fmt: skip
+    fig.update_xaxes(title_text=x_title, row=len(steps), col=1)
+    return fig
+
+
+def flow_frame(steps: Sequence[Step], names: Sequence[str]) -> pd.DataFrame:
+    """The steps as a long table: step, dimension, value (for the CSV download)."""
+    return pd.DataFrame([
+        {"step": name, "dimension": d, "value": float(v)}
+        for step, name in zip(steps, names, strict=True) for d, v in enumerate(step.vector)
+    ])  # fmt: skip
+
+
+def layer_record(layer: LayerTrace, tokens: Sequence[str]) -> dict:
+    """Every intermediate of one layer (tokens × width lists), for the JSON download."""
+    fields = (
+        "input",
+        "concat",
+        "attention_output",
+        "attention_residual",
+        "attention_norm",
+        "ffn_pre_activation",
+        "ffn_activation",
+        "ffn_output",
+        "ffn_residual",
+        "output",
+    )
+    record = {"layer": layer.layer + 1, "pre_norm": layer.pre_norm, "tokens": list(tokens)}
+    record |= {name: getattr(layer, name).tolist() for name in fields}
+    record["attention_weights"] = layer.attention_weights.tolist()
+    for which in ("ln1", "ln2"):
+        stats = getattr(layer, which)
+        record[which] = {name: getattr(stats, name).tolist()
+                         for name in ("mean", "std", "gamma", "beta")}  # fmt: skip
+    return record
+
+
+def norm_figure(
+    before: np.ndarray, after: np.ndarray, *, title: str, x_title: str, y_title: str
+) -> go.Figure:
+    """LayerNorm's input against its output for one token, one dot per dimension."""
+    dims = np.arange(before.shape[0])
+    fig = go.Figure(go.Scattergl(
+        x=before, y=after, mode="markers", customdata=dims,
+        marker=dict(size=6, color=CATEGORICAL[0], opacity=0.7),
+        hovertemplate=f"dim %{{customdata}}<br>{x_title}: %{{x:.4f}}<br>{y_title}: %{{y:.4f}}"
+        "<extra></extra>",
+    ))  # fmt: skip
+    return style(fig, title=title, x_title=x_title, y_title=y_title, height=380)
+
+
+def gelu_figure(
+    pre: np.ndarray, post: np.ndarray, *, title: str, x_title: str, y_title: str
+) -> go.Figure:
+    """Every inner neuron of one token: its value before and after the activation. The dots
+    themselves draw the activation's curve."""
+    fig = go.Figure(go.Scattergl(
+        x=pre, y=post, mode="markers", customdata=np.arange(pre.shape[0]),
+        marker=dict(size=6, color=CATEGORICAL[1], opacity=0.6),
+        hovertemplate=f"#%{{customdata}}<br>{x_title}: %{{x:.4f}}<br>{y_title}: %{{y:.4f}}"
+        "<extra></extra>",
+    ))  # fmt: skip
+    return style(fig, title=title, x_title=x_title, y_title=y_title, height=380)
+
+
+def neurons_frame(neurons: Sequence[Neuron], columns: Sequence[str]) -> pd.DataFrame:
+    """The most active feed-forward neurons (analysis.encoder.top_neurons) as a table."""
+    return pd.DataFrame({columns[0]: [n.index for n in neurons],
+                         columns[1]: [round(n.pre, 4) for n in neurons],
+                         columns[2]: [round(n.post, 4) for n in neurons]})  # fmt: skip
+
+
+def matrix_figure(
+    matrix: np.ndarray, labels: Sequence[str], *, title: str, x_title: str, y_title: str,
+    value_title: str, zmax: float = 1.0, height: int | None = None,
+) -> go.Figure:  # fmt: skip
+    """A token × token matrix (rows: into, columns: from), 0 .. zmax."""
+    fig = heatmap(
+        matrix, x=labels, y=labels, title=title, x_title=x_title, y_title=y_title,
+        value_title=value_title, zmin=0.0, zmax=zmax,
+        text_format=".2f" if len(labels) <= 8 else None,
+        height=height or max(420, 24 * len(labels) + 200),
+    )  # fmt: skip
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(tickangle=-60)
+    return fig
+
+
+def grid_figure(
+    grid: np.ndarray, labels: Sequence[str], *, title: str, x_title: str, y_title: str,
+    value_title: str, zmin: float | None = 0.0, zmax: float | None = None,
+) -> go.Figure:  # fmt: skip
+    """A token × layer grid (T, L + 1): layer 0 is the embeddings."""
+    layers = list(range(grid.shape[1]))
+    fig = heatmap(
+        grid, x=layers, y=labels, title=title, x_title=x_title, y_title=y_title,
+        value_title=value_title, zmin=zmin, zmax=zmax,
+        text_format=".2f" if grid.size <= 120 else None,
+        height=max(380, 24 * len(labels) + 180),
+    )  # fmt: skip
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(tickvals=layers, dtick=1)
+    return fig
+
+
+def lines_figure(
+    series: dict[str, Sequence[float]], *, title: str, x_title: str, y_title: str,
+    y_range: tuple[float, float] | None = None, dashed: Sequence[str] = (),
+) -> go.Figure:  # fmt: skip
+    """One line per series over the layers 0 .. L (markers on every layer)."""
+    fig = go.Figure()
+    for i, (name, values) in enumerate(series.items()):
+        fig.add_trace(go.Scatter(
+            x=list(range(len(values))), y=[float(v) for v in values], name=name,
+            mode="lines+markers", line=dict(color=CATEGORICAL[i % len(CATEGORICAL)], width=3,
+                                            dash="dash" if name in dashed else None),
+            marker=dict(size=9),
+            hovertemplate=f"{name}<br>{x_title} %{{x}}: %{{y:.4f}}<extra></extra>",
+        ))  # fmt: skip
+    style(fig, title=title, x_title=x_title, y_title=y_title, height=420)
+    fig.update_xaxes(dtick=1)
+    if y_range is not None:
+        fig.update_yaxes(range=list(y_range))
+    fig.update_layout(legend=dict(orientation="h", y=-0.25, yanchor="top", x=0))
+    fig.update_layout(margin=dict(b=110))
+    return fig
+
+
+def grid_frame(grids: dict[str, np.ndarray], tokens: Sequence[str]) -> pd.DataFrame:
+    """Token × layer grids as one long table: token, position, layer, one column per grid."""
+    first = next(iter(grids.values()))
+    rows = []
+    for pos, token in enumerate(tokens):
+        for layer in range(first.shape[1]):
+            rows.append({"position": pos, "token": token, "layer": layer,
+                         **{name: float(g[pos, layer]) for name, g in grids.items()}})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def pooled_figure(
+    pooled: np.ndarray, *, title: str, x_title: str, y_title: str, value_title: str
+) -> go.Figure:
+    """The pooled sentence vector (L + 1, H) as one strip per layer (0: embeddings)."""
+    layers = list(range(pooled.shape[0]))
+    fig = heatmap(pooled, x=list(range(pooled.shape[1])), y=layers, title=title,
+                  x_title=x_title, y_title=y_title, value_title=value_title, diverging=True,
+                  height=max(300, 40 * len(layers) + 160))  # fmt: skip
+    fig.update_yaxes(autorange="reversed", tickvals=layers)
+    return fig
+
+
+def lens_frame(lens: LogitLens, labels: Sequence[str], layer_title: str) -> pd.DataFrame:
+    """The logit lens as a table: one row per layer, one column per token, "word (prob)"."""
+    words = lens.words or tuple(tuple(tuple(str(i) for i in tok) for tok in layer)
+                                for layer in lens.ids.tolist())  # fmt: skip
+    probs = lens.probs.tolist()
+    rows = {
+        layer: {label: f"{words[layer][pos][0]} ({probs[layer][pos][0]:.2f})"
+                for pos, label in enumerate(labels)}
+        for layer in range(len(words))
+    }  # fmt: skip
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(layer_title)
+
+
+def series_frame(series: dict[str, Sequence[float]], layer_title: str) -> pd.DataFrame:
+    """Lines over the layers as a table: one row per layer, one column per line."""
+    frame = pd.DataFrame({name: [float(v) for v in values] for name, values in series.items()})
+    return frame.rename_axis(layer_title).reset_index()
+
+
+def sentences_frame(
+    sentences: Sequence[str], senses: Sequence[str] | None, title: str, sense_title: str
+) -> pd.DataFrame:
+    """The sentences of a many-contexts view, with their senses when the set names them."""
+    frame = pd.DataFrame({title: list(sentences)})
+    if senses is not None:
+        frame.insert(0, sense_title, list(senses))
+    return frame
