@@ -81,6 +81,12 @@ def trace(source: ModelSource, ids: tuple[int, ...], causal: bool = False) -> En
     return _trace(source.key, source.model, ids, causal)
 
 
+def model_trace(model_key: str, model: BertModel, ids: tuple[int, ...]) -> EncoderTrace:
+    """The same cached trace for a model named by its key (the guided lesson's MiniLM is
+    "minilm", as here: both share one cache entry)."""
+    return _trace(model_key, model, ids, False)
+
+
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _trace(model_key: str, _model: BertModel, ids: tuple[int, ...], causal: bool) -> EncoderTrace:
     return trace_encoder(_model, torch.tensor(ids), causal=causal)

@@ -6,13 +6,14 @@ sentence and its cached trace) and draws; the numbers come from `bert.trace` and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import streamlit as st
 
 from explorer_core.analysis import quiz, quiz_poll
 from explorer_core.analysis.encoder import top_neurons, update_ratio
-from explorer_core.bert.trace import EncoderTrace
+from explorer_core.bert.trace import EncoderTrace, LayerTrace
 from explorer_core.files import export
 from explorer_core.ui import quiz as ask
 from explorer_core.ui.encoder import calls
@@ -86,6 +87,26 @@ def update_question(shown: Shown, layer: int, token: int) -> bool:
     return ask.choice_quiz(PAGE, qid, pick, grade, show, poll)
 
 
+def flow(
+    traced: LayerTrace, token: int, name: str, src: str, where: Any = None,
+    chart_key: str = "enc.chart.flow",
+) -> tuple[list[viz.Step], list[str]]:  # fmt: skip
+    """The steps of one layer for one token as strips with their caption (also the guided
+    lesson's screen); returns the steps and their translated names (for the download)."""
+    where = where if where is not None else st
+    layer = traced.layer + 1
+    steps = viz.flow_steps(traced, token)
+    names = [t(step.name) for step in steps]
+    fig = viz.flow_figure(
+        steps, names, title=t("enc.flow.title", layer=layer, token=name),
+        x_title=t("enc.flow.x"), value_title=t("enc.flow.value"), norm_title=t("enc.norm.col"),
+    )  # fmt: skip
+    show_chart(fig, chart_key, where)
+    hidden, inner = traced.input.shape[1], traced.ffn_pre_activation.shape[1]
+    where.caption(t("enc.flow.caption", token=name, layer=layer, h=hidden, i=inner, src=src))
+    return steps, names
+
+
 def one_layer(shown: Shown, layer: int, token: int) -> None:
     """Every step of one layer for one token, then LayerNorm and GELU up close, and downloads."""
     traced = shown.trace.layers[layer - 1]
@@ -102,15 +123,7 @@ def one_layer(shown: Shown, layer: int, token: int) -> None:
     cols[2].metric(t("enc.metric.ffn"), f"{ffn:.3f}", help=help_text)
     cols[3].metric(t("enc.metric.mean"), f"{float(ln.mean[token]):.4f}")
     cols[4].metric(t("enc.metric.std"), f"{float(ln.std[token]):.4f}")
-    steps = viz.flow_steps(traced, token)
-    names = [t(step.name) for step in steps]
-    fig = viz.flow_figure(
-        steps, names, title=t("enc.flow.title", layer=layer, token=name),
-        x_title=t("enc.flow.x"), value_title=t("enc.flow.value"), norm_title=t("enc.norm.col"),
-    )  # fmt: skip
-    show_chart(fig, "enc.chart.flow")
-    st.caption(t("enc.flow.caption", token=name, layer=layer, h=hidden, i=inner,
-                 src=shown.caption))  # fmt: skip
+    steps, names = flow(traced, token, name, shown.caption)
     left, right = st.columns(2)
     with left:
         st.subheader(t("enc.ln.head"))
