@@ -86,12 +86,20 @@ def word_positions(tokenizer: Tokenizer, row: Sequence[int], word: str) -> list[
     if unknown is not None and unknown in pieces:
         raise ValueError(f"{word!r} is unknown to this tokenizer ([UNK]): choose another model")
     ids, n = list(row), len(pieces)
-    inverse = {i: s for s, i in tokenizer.vocab.items()}
     for start in range(len(ids) - n + 1):
-        following = inverse.get(ids[start + n], "") if start + n < len(ids) else ""
-        if ids[start : start + n] == pieces and not following.startswith("##"):
+        if ids[start : start + n] == pieces and not _continues(tokenizer, ids[start + n :]):
             return list(range(start, start + n))
     return []
+
+
+def _continues(tokenizer: Tokenizer, rest: Sequence[int]) -> bool:
+    """True when the next token continues the word (WordPiece's "##" pieces)."""
+    if not rest:
+        return False
+    try:
+        return tokenizer.id_to_token(rest[0]).startswith("##")
+    except (KeyError, IndexError):  # an id the tokenizer does not know ([MASK] added after it)
+        return False
 
 
 @dataclass(frozen=True)
@@ -179,4 +187,6 @@ def _baseline(pool: Tensor, seed: int) -> Tensor:
     first = torch.randint(0, size, (BASELINE_PAIRS,), generator=generator)
     # subtle: an offset in 1 .. size-1 never pairs a token with itself
     second = (first + torch.randint(1, size, (BASELINE_PAIRS,), generator=generator)) % size
-    return F.cosine_similarity(pool[:, first], pool[:, second], dim=-1).mean(dim=-1)
+    unit = F.normalize(pool, dim=-1)  # (L + 1, P, H)
+    pairs = torch.einsum("lph,lph->lp", unit.index_select(1, first), unit.index_select(1, second))
+    return pairs.mean(dim=-1)  # (L + 1,)
