@@ -186,3 +186,25 @@ def test_every_intermediate_equals_torch_transformer_encoder_layer(norm, causal)
                 torch.testing.assert_close(ours, value, atol=1e-5, rtol=0, msg=name)
         if norm == "pre":
             torch.testing.assert_close(trace.final_norm, bert.encoder.LayerNorm(layer.output))
+
+
+def test_bad_inputs_raise_readable_errors():
+    model = BertModel(tiny(max_position_embeddings=8)).eval()
+    with pytest.raises(ValueError, match="the input is empty"):
+        trace_encoder(model, torch.zeros(0, dtype=torch.long))
+    with pytest.raises(ValueError, match="9 tokens is longer than this model's maximum of 8"):
+        trace_encoder(model, ids(length=9))
+    with pytest.raises(ValueError, match=r"trace one sentence: input_ids \(T,\) or \(1, T\)"):
+        trace_encoder(model, torch.stack([ids(), ids(1)]))
+    with pytest.raises(ValueError, match="token id 99 is outside the table"):
+        trace_encoder(model, torch.tensor([1, 99]))
+
+
+def test_segment_ids_change_the_embeddings_as_in_the_forward():
+    model = BertModel(tiny()).eval()
+    types = torch.tensor([0, 0, 0, 1, 1, 1, 1])
+    trace = trace_encoder(model, ids(), token_type_ids=types)
+    with torch.no_grad():
+        out = model(ids()[None], token_type_ids=types[None], output_hidden_states=True)
+    torch.testing.assert_close(trace.embeddings, out.hidden_states[0][0], atol=0, rtol=0)
+    assert not torch.equal(trace.embeddings, trace_encoder(model, ids()).embeddings)

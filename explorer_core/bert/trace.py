@@ -194,8 +194,8 @@ def trace_encoder(
     """Run one sentence (T,) or (1, T) through `model`, keeping every intermediate.
 
     `causal=True` runs the same weights under a decoder's mask (each token sees only itself and
-    the tokens before it). The model must be in eval mode for the trace to equal its forward
-    (dropout is not applied here).
+    the tokens before it). Dropout is never applied: the trace is the eval-mode computation, what
+    the model's forward gives in eval mode.
     """
     ids = input_ids[None] if input_ids.dim() == 1 else input_ids
     if ids.dim() != 2 or ids.shape[0] != 1:
