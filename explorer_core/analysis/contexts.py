@@ -149,12 +149,7 @@ def many_contexts(
         raise ValueError(f"{len(senses)} senses for {len(sentences)} sentences")
     states, rows, mask = hidden_states(model, tokenizer, sentences)  # (L + 1, N, T, H), (N, T)
     vocab = BertVocab.of(tokenizer)
-    positions = []
-    for number, (sentence, row) in enumerate(zip(sentences, rows.tolist(), strict=True), 1):
-        found = word_positions(tokenizer, row[: int(mask[number - 1].sum())], word)
-        if not found:
-            raise ValueError(f"{word!r} is not in sentence {number}: {sentence}")
-        positions.append(tuple(found))
+    positions = _find_word(tokenizer, sentences, rows, mask, word)
     words = torch.stack([states[:, n, list(p)].mean(dim=1) for n, p in enumerate(positions)], 1)
     real = mask.bool() & (rows != vocab.cls_id) & (rows != vocab.sep_id)  # (N, T)
     pool = states[:, real]  # (L + 1, P, H)
@@ -177,6 +172,19 @@ def many_contexts(
         positions=tuple(positions),
         standardized=standardize,
     )
+
+
+def _find_word(
+    tokenizer: Tokenizer, sentences: Sequence[str], rows: Tensor, mask: Tensor, word: str
+) -> list[tuple[int, ...]]:
+    """The word's positions in every row; ValueError naming the first sentence without it."""
+    positions = []
+    for number, (sentence, row) in enumerate(zip(sentences, rows.tolist(), strict=True), 1):
+        found = word_positions(tokenizer, row[: int(mask[number - 1].sum())], word)
+        if not found:
+            raise ValueError(f"{word!r} is not in sentence {number}: {sentence}")
+        positions.append(tuple(found))
+    return positions
 
 
 def _baseline(pool: Tensor, seed: int) -> Tensor:
