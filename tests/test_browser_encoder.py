@@ -13,9 +13,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 VIEWS = ("layer", "mixing", "stack", "contexts", "decoder")
 SIZES = {"projector": (1280, 720), "laptop": (1440, 900)}
 WAIT = {  # text each view writes once drawn, by language
-    "en": {"layer": "every step", "mixing": "Kobayashi 2021", "stack": "layer by layer",
+    "en": {"layer": "every step", "mixing": "Kobayashi et al. 2021", "stack": "layer by layer",
            "contexts": "random token pairs", "decoder": "Trained for what?"},
-    "zh": {"layer": "每一步", "mixing": "Kobayashi 2021", "stack": "一层接一层",
+    "zh": {"layer": "每一步", "mixing": "Kobayashi 等 2021", "stack": "一层接一层",
            "contexts": "随机词元对", "decoder": "为什么而训练"},
 }  # fmt: skip
 
@@ -43,12 +43,22 @@ def test_every_view_in_both_languages_at_projector_and_laptop_size(app_url, lang
         visit(browser, lang, size)
 
 
-def test_minilm_layer_view_switches_token_without_an_exception(browser):
-    browser.open("inside-the-encoder", "enc.view=layer", wait_text="every step")
-    box = browser.page.locator(".st-key-enc\\.token")
-    box.click()
-    browser.page.get_by_role("option").nth(4).click()
-    browser.wait_idle("every step")
-    assert browser.exceptions() == []
-    assert browser.page.locator(LANGUAGE_SWITCH).count() == 1
-    browser.screenshot("encoder-minilm-layer")
+def test_minilm_views_at_projector_size(app_url):
+    """Real MiniLM (384 wide, 1536 inside, 12 heads): the layer view after a token switch, and
+    who wrote into the vectors."""
+    with browser_session(app_url, width=1280, height=720) as browser:
+        browser.open("inside-the-encoder", "enc.view=layer", wait_text="every step")
+        box = browser.page.locator(".st-key-enc-token")
+        box.locator('button[aria-haspopup="listbox"], [role="combobox"]').first.click()
+        browser.page.get_by_role("option").nth(5).click()
+        browser.wait_idle("token “bank”")
+        assert browser.exceptions() == []
+        assert browser.page.locator(LANGUAGE_SWITCH).count() == 1
+        charts = browser.page.locator('[data-testid="stPlotlyChart"]')
+        for i in range(charts.count()):
+            browser.shoot(charts.nth(i), f"encoder-minilm-layer-chart{i}")
+        assert browser.small_chart_text() == []
+        browser.open("inside-the-encoder", "enc.view=mixing&enc.layer=3", wait_text="Kobayashi")
+        charts.first.locator(".main-svg").first.wait_for(timeout=60_000)
+        browser.shoot(charts.first, "encoder-minilm-mixing-chart0")
+        assert browser.exceptions() == [] and browser.small_chart_text() == []

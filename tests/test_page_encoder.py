@@ -119,13 +119,18 @@ def test_who_wrote_into_this_vector_shows_the_three_matrices():
     source = fresh()
     traced = trace_encoder(source.model, torch.tensor(sentence_ids(source))).layers[1]
     found = contributions(source.model.encoder.layer[1], traced)
-    charts = figures(at)
-    for chart, want in zip(charts, (found.attention, found.norm, found.residual_norm),
+    (chart,) = figures(at)
+    for trace, want in zip(chart["data"], (found.attention, found.norm, found.residual_norm),
                            strict=True):  # fmt: skip
-        z = chart_array(chart["data"][0]["z"])
+        z = chart_array(trace["z"])
         np.testing.assert_allclose(z, want.numpy(), atol=1e-5)
         np.testing.assert_allclose(z.sum(axis=1), 1.0, atol=1e-4)
-    assert "Kobayashi 2021" in charts[2]["layout"]["title"]["text"]
+    titles = [a["text"] for a in chart["layout"]["annotations"]]
+    assert titles[0].startswith("1.") and titles[2].startswith("3.")
+    caption = at.caption[0].value
+    assert "Kobayashi et al. 2020" in caption and "Kobayashi et al. 2021" in caption
+    kept = [float(m.value) for m in at.metric]
+    assert kept[2] == pytest.approx(float(found.residual_norm.diagonal().mean()), abs=0.01)
 
 
 def test_layer_by_layer_grid_and_pooled_vectors():

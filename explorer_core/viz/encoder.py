@@ -14,7 +14,15 @@ from plotly.subplots import make_subplots
 
 from explorer_core.analysis.encoder import LogitLens, Neuron
 from explorer_core.bert.trace import LayerTrace
-from explorer_core.viz.common import CATEGORICAL, DIVERGING, FONT, TITLE_TOP, heatmap, style
+from explorer_core.viz.common import (
+    CATEGORICAL,
+    DIVERGING,
+    FONT,
+    SEQUENTIAL,
+    TITLE_TOP,
+    heatmap,
+    style,
+)
 
 STRIP_PX = 30  # height of one step's strip: readable on a projector at 1280 × 720
 LABEL_PX = 330  # left margin for the step names
@@ -186,8 +194,37 @@ def matrix_figure(
         text_format=".2f" if len(labels) <= 8 else None,
         height=height or max(420, 24 * len(labels) + 200),
     )  # fmt: skip
+    fig.update_traces(textfont_size=13)
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(tickangle=-60)
+    return fig
+
+
+def mixing_figure(
+    matrices: Sequence[np.ndarray], titles: Sequence[str], labels: Sequence[str], *, title: str,
+    x_title: str, y_title: str, value_title: str,
+) -> go.Figure:  # fmt: skip
+    """Token × token matrices side by side (rows: into, columns: from) on one colour scale from 0
+    to the largest value of any of them, the token names once on the left."""
+    top = float(max(np.max(m) for m in matrices)) or 1.0
+    fig = make_subplots(rows=1, cols=len(matrices), shared_yaxes=True, subplot_titles=titles,
+                        horizontal_spacing=0.03)  # fmt: skip
+    for i, matrix in enumerate(matrices, start=1):
+        fig.add_trace(go.Heatmap(
+            z=matrix, x=list(labels), y=list(labels), coloraxis="coloraxis",
+            hovertemplate=f"{y_title}: %{{y}}<br>{x_title}: %{{x}}<br>{value_title}: "
+            "%{z:.3f}<extra></extra>",
+        ), row=1, col=i)  # fmt: skip
+        fig.update_xaxes(tickangle=-60, title_text=x_title if i == 2 else None, row=1, col=i)
+    fig.update_yaxes(autorange="reversed", title_text=y_title, row=1, col=1)
+    fig.update_layout(
+        coloraxis=dict(colorscale=SEQUENTIAL, cmin=0.0, cmax=top,
+                       colorbar=dict(title=dict(text=value_title))),
+        title=dict(text=title, yref="container", y=1.0, yanchor="top", pad=dict(t=TITLE_TOP)),
+        font=FONT, height=max(460, 26 * len(labels) + 260),
+        margin=dict(l=60, r=20, t=TITLE_TOP + 80, b=60),
+    )  # fmt: skip
+    fig.update_annotations(font_size=15)  # the three panels' titles
     return fig
 
 
@@ -200,9 +237,10 @@ def grid_figure(
     fig = heatmap(
         grid, x=layers, y=labels, title=title, x_title=x_title, y_title=y_title,
         value_title=value_title, zmin=zmin, zmax=zmax,
-        text_format=".2f" if grid.size <= 120 else None,
-        height=max(380, 24 * len(labels) + 180),
+        text_format=".2f" if grid.size <= 120 and np.max(grid) >= 0.05 else None,
+        height=max(380, 26 * len(labels) + 180),
     )  # fmt: skip
+    fig.update_traces(textfont_size=13)  # plotly would shrink the numbers below readable
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(tickvals=layers, dtick=1)
     return fig

@@ -103,18 +103,23 @@ EN = {
     "enc.dl.layer": "This layer's steps (JSON)",
     "enc.dl.flow": "This token's steps (CSV)",
     # ---- who wrote into this vector
-    "enc.mix.weights": "1. Attention weights (mean over heads)",
-    "enc.mix.norm": "2. × ‖f(x)‖ (Kobayashi 2020)",
-    "enc.mix.residual": "3. + residual and LayerNorm (Kobayashi 2021)",
+    "enc.mix.weights": "1. attention weights",
+    "enc.mix.norm": "2. × ‖f(x)‖",
+    "enc.mix.residual": "3. + residual, LayerNorm",
+    "enc.mix.title": "Layer {layer}: how much of each token's output comes from each token",
+    "enc.mix.self": "{step}. kept from itself",
+    "enc.mix.self.help": "The diagonal's mean: the share of each token's output that is its own.",
     "enc.mix.x": "from token (column)",
     "enc.mix.y": "into token (row)",
     "enc.mix.value": "share",
     "enc.mix.caption": (
         "Layer {layer}. Each row shows how much of that token's new vector comes from each "
         "token (rows sum to 1). **1:** the attention weights, averaged over the heads. **2:** "
-        "each weight times the length of the transformed value vector it mixes in, ‖α f(x)‖: "
+        "each weight times the length of the transformed value vector it mixes in, ‖α f(x)‖ "
+        "(Kobayashi et al. 2020): "
         "[CLS], [SEP] and punctuation get large weights but small vectors, so their columns "
-        "fade. **3:** the residual path and LayerNorm included: most of each token's output is "
+        "fade. **3:** the residual path and LayerNorm included (Kobayashi et al. 2021): most of "
+        "each token's output is "
         "its own input (the diagonal), attention adds the rest. Source: {src}."
     ),
     "enc.dl.mix": "The three matrices (JSON)",
@@ -345,17 +350,20 @@ ZH = {
     "enc.col.post": "GELU 之后",
     "enc.dl.layer": "这一层的每一步（JSON）",
     "enc.dl.flow": "这个词元的每一步（CSV）",
-    "enc.mix.weights": "1. 注意力权重（各头平均）",
-    "enc.mix.norm": "2. × ‖f(x)‖（Kobayashi 2020）",
-    "enc.mix.residual": "3. + 残差和层归一化（Kobayashi 2021）",
+    "enc.mix.weights": "1. 注意力权重",
+    "enc.mix.norm": "2. × ‖f(x)‖",
+    "enc.mix.residual": "3. + 残差、层归一化",
+    "enc.mix.title": "第 {layer} 层：每个词元的输出有多少来自各个词元",
+    "enc.mix.self": "{step}. 来自自身的份额",
+    "enc.mix.self.help": "对角线的平均值：每个词元的输出中属于它自己的份额。",
     "enc.mix.x": "来自词元（列）",
     "enc.mix.y": "写入词元（行）",
     "enc.mix.value": "份额",
     "enc.mix.caption": (
         "第 {layer} 层。每一行表示这个词元的新向量有多少来自各个词元（每行之和为 1）。"
         "**1：** 注意力权重，在各个头上取平均。**2：** 每个权重乘以它混入的变换后值向量的长度 "
-        "‖α f(x)‖：[CLS]、[SEP] 和标点得到的权重大，但向量短，所以它们的列变淡了。"
-        "**3：** 加上残差通路和层归一化：每个词元的输出大部分是它自己的输入（对角线），"
+        "‖α f(x)‖（Kobayashi 等 2020）：[CLS]、[SEP] 和标点得到的权重大，但向量短，所以它们的列变淡了。"
+        "**3：** 加上残差通路和层归一化（Kobayashi 等 2021）：每个词元的输出大部分是它自己的输入（对角线），"
         "注意力只补上其余部分。来源：{src}。"
     ),
     "enc.dl.mix": "这三个矩阵（JSON）",

@@ -12,6 +12,7 @@ import numpy as np
 import streamlit as st
 
 from explorer_core.analysis import quiz, quiz_poll
+from explorer_core.analysis.contributions import self_share
 from explorer_core.analysis.encoder import top_neurons, update_ratio
 from explorer_core.bert.trace import EncoderTrace, LayerTrace
 from explorer_core.files import export
@@ -167,11 +168,15 @@ def mixing(shown: Shown, layer: int) -> None:
     labels = shown.sentence.labels
     matrices = {"enc.mix.weights": found.attention, "enc.mix.norm": found.norm,
                 "enc.mix.residual": found.residual_norm}  # fmt: skip
-    axes = {"x_title": t("enc.mix.x"), "y_title": t("enc.mix.y"),
-            "value_title": t("enc.mix.value")}  # fmt: skip
-    for col, (key, matrix) in zip(st.columns(3), matrices.items(), strict=True):
-        fig = viz.matrix_figure(as_numpy(matrix), labels, title=t(key), **axes)
-        show_chart(fig, f"enc.chart.{key.rsplit('.', 1)[1]}", col)
+    values = [as_numpy(m) for m in matrices.values()]
+    for n, (col, tensor) in enumerate(zip(st.columns(3), matrices.values(), strict=True), 1):
+        col.metric(t("enc.mix.self", step=n), f"{self_share(tensor):.2f}",
+                   help=t("enc.mix.self.help"))  # fmt: skip
+    fig = viz.mixing_figure(
+        values, [t(key) for key in matrices], labels, title=t("enc.mix.title", layer=layer),
+        x_title=t("enc.mix.x"), y_title=t("enc.mix.y"), value_title=t("enc.mix.value"),
+    )  # fmt: skip
+    show_chart(fig, "enc.chart.mixing")
     st.caption(t("enc.mix.caption", layer=layer, src=shown.caption))
     record = {"layer": layer, "tokens": list(shown.sentence.tokens)}
     record |= {key.rsplit(".", 1)[1]: as_numpy(m).tolist() for key, m in matrices.items()}
