@@ -232,8 +232,12 @@ def grid_figure(
     grid: np.ndarray, labels: Sequence[str], *, title: str, x_title: str, y_title: str,
     value_title: str, zmin: float | None = 0.0, zmax: float | None = None,
 ) -> go.Figure:  # fmt: skip
-    """A token × layer grid (T, L + 1): layer 0 is the embeddings."""
+    """A token × layer grid (T, L + 1): layer 0 is the embeddings. The colour scale runs from
+    `zmin` to `zmax` (default: the largest value), never over the values' rounding noise alone
+    (a post-LN model's norms are all √H give or take 1e-6)."""
     layers = list(range(grid.shape[1]))
+    if zmin is not None and zmax is None:
+        zmax = max(float(np.max(grid)), zmin + 1e-3)
     fig = heatmap(
         grid, x=layers, y=labels, title=title, x_title=x_title, y_title=y_title,
         value_title=value_title, zmin=zmin, zmax=zmax,
