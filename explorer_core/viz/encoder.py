@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from explorer_core.analysis.encoder import LogitLens, Neuron
 from explorer_core.bert.trace import LayerTrace
@@ -80,39 +79,33 @@ def flow_figure(
 
     Each strip is coloured by value ÷ its own largest |value| (rows differ by orders of
     magnitude); hover gives the real value; the right margin gives each row's length ‖v‖.
+    # subtle: one heatmap whose shorter rows are padded with NaN, not one subplot per step:
+    # twelve subplots cost ~0.3 s of plotly's validation per redraw (a token switch).
     """
     widest = max(step.vector.shape[0] for step in steps)
-    fig = make_subplots(rows=len(steps), cols=1, vertical_spacing=0.35 / len(steps))
-    for i, (step, name) in enumerate(zip(steps, names, strict=True), start=1):
-        peak = float(np.max(np.abs(step.vector))) or 1.0
-        fig.add_trace(go.Heatmap(
-            z=[step.vector / peak], customdata=[step.vector], coloraxis="coloraxis",
-            x=np.arange(step.vector.shape[0]), name=name,
-            hovertemplate=f"{name}<br>{x_title} %{{x}}: %{{customdata:.4f}}<extra></extra>",
-        ), row=i, col=1)  # fmt: skip
-        axis = "" if i == 1 else str(i)
-        fig.update_layout({
-            f"yaxis{axis}": dict(tickvals=[0], ticktext=[f"{name} ({step.shape})"],
-                                 showgrid=False, fixedrange=True),
-            f"xaxis{axis}": dict(range=[-0.5, widest - 0.5], showgrid=False,
-                                 showticklabels=i == len(steps), zeroline=False),
-        })  # fmt: skip
-        fig.add_annotation(
-            text=f"{float(np.linalg.norm(step.vector)):.2f}", xref="paper", x=1.01,
-            yref=f"y{axis} domain", y=0.5, showarrow=False, xanchor="left",
-        )  # fmt: skip
-    fig.add_annotation(text=norm_title, xref="paper", x=1.01, yref="paper", y=1.0,
-                       yanchor="bottom", xanchor="left", showarrow=False)  # fmt: skip
-    fig.update_layout(coloraxis=dict(
-        colorscale=DIVERGING, cmin=-1, cmax=1,
-        colorbar=dict(title=dict(text=value_title, side="right"), x=1.08, len=0.8),
+    real = np.full((len(steps), widest), np.nan, dtype=np.float32)  # float32: half the bytes
+    for i, step in enumerate(steps):
+        real[i, : step.vector.shape[0]] = step.vector
+    peaks = np.nanmax(np.abs(real), axis=1, keepdims=True)
+    labels = [f"{name} ({step.shape})" for name, step in zip(names, steps, strict=True)]
+    fig = go.Figure(go.Heatmap(
+        z=real / np.where(peaks > 0, peaks, np.float32(1)), customdata=real, y=labels, ygap=8,
+        colorscale=DIVERGING, zmin=-1, zmax=1, hoverongaps=False,
+        colorbar=dict(title=dict(text=value_title, side="right"), x=1.1, len=0.8),
+        hovertemplate=f"%{{y}}<br>{x_title} %{{x}}: %{{customdata:.4f}}<extra></extra>",
     ))  # fmt: skip
+    norms = [f"{float(np.linalg.norm(step.vector)):.2f}" for step in steps]
+    notes = [dict(text=norm, xref="paper", x=1.01, y=label, yref="y", showarrow=False,
+                  xanchor="left") for norm, label in zip(norms, labels, strict=True)]  # fmt: skip
+    notes.append(dict(text=norm_title, xref="paper", x=1.01, yref="paper", y=1.0,
+                      yanchor="bottom", xanchor="left", showarrow=False))  # fmt: skip
     fig.update_layout(
         title=dict(text=title, yref="container", y=1.0, yanchor="top", pad=dict(t=TITLE_TOP)),
-        font=FONT, height=STRIP_PX * len(steps) * 13 // 10 + 150,
+        font=FONT, height=STRIP_PX * len(steps) * 13 // 10 + 150, annotations=notes,
         margin=dict(l=LABEL_PX, r=170, t=TITLE_TOP + 50, b=60),
+        xaxis=dict(title=x_title, range=[-0.5, widest - 0.5], showgrid=False, zeroline=False),
+        yaxis=dict(autorange="reversed", showgrid=False, fixedrange=True),
     )  # fmt: skip
-    fig.update_xaxes(title_text=x_title, row=len(steps), col=1)
     return fig
 
 
@@ -205,26 +198,37 @@ def mixing_figure(
     x_title: str, y_title: str, value_title: str,
 ) -> go.Figure:  # fmt: skip
     """Token × token matrices side by side (rows: into, columns: from) on one colour scale from 0
-    to the largest value of any of them, the token names once on the left."""
-    top = float(max(np.max(m) for m in matrices)) or 1.0
-    fig = make_subplots(rows=1, cols=len(matrices), shared_yaxes=True, subplot_titles=titles,
-                        horizontal_spacing=0.03)  # fmt: skip
-    for i, matrix in enumerate(matrices, start=1):
-        fig.add_trace(go.Heatmap(
-            z=matrix, x=list(labels), y=list(labels), coloraxis="coloraxis",
-            hovertemplate=f"{y_title}: %{{y}}<br>{x_title}: %{{x}}<br>{value_title}: "
-            "%{z:.3f}<extra></extra>",
-        ), row=1, col=i)  # fmt: skip
-        fig.update_xaxes(tickangle=-60, title_text=x_title if i == 2 else None, row=1, col=i)
-    fig.update_yaxes(autorange="reversed", title_text=y_title, row=1, col=1)
+    to the largest value of any of them, the token names once on the left.
+
+    # subtle: one heatmap, the panels separated by a NaN column (as the Attention page's
+    # overview), not three subplots: make_subplots cost ~60 ms of a layer switch.
+    """
+    size, top = len(labels), float(max(np.max(m) for m in matrices)) or 1.0
+    gap = np.full((size, 1), np.nan, dtype=np.float32)
+    parts = [p for m in matrices for p in (np.asarray(m, dtype=np.float32), gap)][:-1]
+    grid = np.concatenate(parts, axis=1)  # (T, n·T + n - 1)
+    step = size + 1
+    columns = [labels[c % step] if c % step < size else "" for c in range(grid.shape[1])]
+    panel = [titles[c // step] for c in range(grid.shape[1])]
+    fig = go.Figure(go.Heatmap(
+        z=grid, y=list(labels), customdata=np.array([[f"{p} · {c}" for p, c in zip(
+            panel, columns, strict=True)]] * size), colorscale=SEQUENTIAL, zmin=0.0, zmax=top,
+        hoverongaps=False, colorbar=dict(title=dict(text=value_title)),
+        hovertemplate=f"{y_title}: %{{y}}<br>{x_title}: %{{customdata}}<br>{value_title}: "
+        "%{z:.3f}<extra></extra>",
+    ))  # fmt: skip
+    ticks = [c for c in range(grid.shape[1]) if c % step < size]
+    notes = [dict(text=name, x=i * step + (size - 1) / 2, xref="x", y=1.0, yref="paper",
+                  yanchor="bottom", showarrow=False, font=dict(size=15))
+             for i, name in enumerate(titles)]  # fmt: skip
     fig.update_layout(
-        coloraxis=dict(colorscale=SEQUENTIAL, cmin=0.0, cmax=top,
-                       colorbar=dict(title=dict(text=value_title))),
         title=dict(text=title, yref="container", y=1.0, yanchor="top", pad=dict(t=TITLE_TOP)),
-        font=FONT, height=max(460, 26 * len(labels) + 260),
+        font=FONT, height=max(460, 26 * size + 260), annotations=notes,
         margin=dict(l=60, r=20, t=TITLE_TOP + 80, b=60),
+        xaxis=dict(title=x_title, tickvals=ticks, ticktext=[columns[c] for c in ticks],
+                   tickangle=-60, showgrid=False, zeroline=False),
+        yaxis=dict(title=y_title, autorange="reversed", showgrid=False),
     )  # fmt: skip
-    fig.update_annotations(font_size=15)  # the three panels' titles
     return fig
 
 
