@@ -48,13 +48,17 @@ def test_minilm_views_at_projector_size(app_url):
     who wrote into the vectors."""
     with browser_session(app_url, width=1280, height=720) as browser:
         browser.open("inside-the-encoder", "enc.view=layer", wait_text="every step")
+        charts = browser.page.locator('[data-testid="stPlotlyChart"]')
+        charts.first.locator(".main-svg").first.wait_for(timeout=60_000)
         box = browser.page.locator(".st-key-enc-token")
+        box.scroll_into_view_if_needed()
         box.locator('button[aria-haspopup="listbox"]').first.click()  # as bench/page_latency.py
-        browser.page.locator('[role="option"]').nth(5).click()
+        option = browser.page.locator('[role="option"]').nth(5)
+        option.wait_for(timeout=60_000)
+        option.click()
         browser.wait_idle("token “bank”")
         assert browser.exceptions() == []
         assert browser.page.locator(LANGUAGE_SWITCH).count() == 1
-        charts = browser.page.locator('[data-testid="stPlotlyChart"]')
         for i in range(charts.count()):
             browser.shoot(charts.nth(i), f"encoder-minilm-layer-chart{i}")
         assert browser.small_chart_text() == []
