@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core.ui.encoder import calls, views
+from explorer_core.ui.encoder import calls, layers_views, views
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import bind, defaults
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
@@ -73,11 +73,11 @@ def inside(shown: views.Shown) -> None:
         elif view == "mixing":
             views.mixing(shown, layer)
     elif view == "stack":
-        views.stack(shown, bind)
+        layers_views.stack(shown, bind)
     elif view == "contexts":
-        views.contexts(shown, bind)
+        layers_views.contexts(shown, bind)
     else:
-        views.decoder(shown, bind)
+        layers_views.decoder(shown, bind)
     st.info(t("enc.note"), icon=":material/info:")
     share_link(LINKED, link, DEFAULTS)
 
