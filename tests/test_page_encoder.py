@@ -251,3 +251,15 @@ def test_chinese_ui_opens_on_a_chinese_sentence():
     assert not at.exception
     assert "苹果" in at.text_input("enc.text").value
     assert at.title[0].value.startswith("编码器内部")
+
+
+def test_taught_model_reads_chinese_and_compares_two_languages(taught):
+    at = app_test(PAGE, state={"lang": "zh", "enc.view": "stack"}, timeout=120)
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.session_state["enc.source"] == "taught"  # the Chinese default once built
+    assert "[UNK]" not in " ".join(figures(at)[0]["data"][0]["y"])  # 苹果 as characters
+    cross = figure_with_title(at, "两个句子")
+    assert len(cross["data"][0]["y"]) == 7  # embeddings + MiniLM's 6 layers
+    at = app_test(PAGE, state={"lang": "zh", "enc.view": "contexts"}, timeout=120)
+    assert not at.exception and at.session_state["enc.set"] == "apple"
+    assert "苹果" in figures(at)[0]["layout"]["title"]["text"]

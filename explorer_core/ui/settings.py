@@ -151,7 +151,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("enc.layer", 1),  # 1 .. the model's layers
         S("enc.token", 1),  # a token position: its range is the sentence
         S("enc.edit", text="enc.default_edit"),  # the decoder view's edited sentence
-        S("enc.set", "bank", choices=("bank", "apple", "da", "own")),
+        S("enc.set", "bank", choices=("bank", "apple", "da", "own"), zh="apple"),  # 苹果
         S("enc.own", "The bank raised its rates.\nWe fished from the bank of the river."),
         S("enc.word", "bank"),
         S("enc.standardize", False),
