@@ -141,28 +141,16 @@ def layer_record(layer: LayerTrace, tokens: Sequence[str]) -> dict:
     return record
 
 
-def norm_figure(
-    before: np.ndarray, after: np.ndarray, *, title: str, x_title: str, y_title: str
-) -> go.Figure:
-    """LayerNorm's input against its output for one token, one dot per dimension."""
-    dims = np.arange(before.shape[0])
+def dots_figure(
+    before: np.ndarray, after: np.ndarray, *, title: str, x_title: str, y_title: str,
+    colour: int = 0,
+) -> go.Figure:  # fmt: skip
+    """One token's vector before and after an element-wise step, one dot per dimension: for
+    LayerNorm (before/after, per dimension) and for GELU (the feed-forward's inner neurons, whose
+    dots draw the activation's own curve). `colour` picks from the categorical palette."""
     fig = go.Figure(go.Scattergl(
-        x=before, y=after, mode="markers", customdata=dims,
-        marker=dict(size=6, color=CATEGORICAL[0], opacity=0.7),
-        hovertemplate=f"dim %{{customdata}}<br>{x_title}: %{{x:.4f}}<br>{y_title}: %{{y:.4f}}"
-        "<extra></extra>",
-    ))  # fmt: skip
-    return style(fig, title=title, x_title=x_title, y_title=y_title, height=380)
-
-
-def gelu_figure(
-    pre: np.ndarray, post: np.ndarray, *, title: str, x_title: str, y_title: str
-) -> go.Figure:
-    """Every inner neuron of one token: its value before and after the activation. The dots
-    themselves draw the activation's curve."""
-    fig = go.Figure(go.Scattergl(
-        x=pre, y=post, mode="markers", customdata=np.arange(pre.shape[0]),
-        marker=dict(size=6, color=CATEGORICAL[1], opacity=0.6),
+        x=before, y=after, mode="markers", customdata=np.arange(before.shape[0]),
+        marker=dict(size=6, color=CATEGORICAL[colour], opacity=0.7),
         hovertemplate=f"#%{{customdata}}<br>{x_title}: %{{x:.4f}}<br>{y_title}: %{{y:.4f}}"
         "<extra></extra>",
     ))  # fmt: skip

@@ -128,7 +128,7 @@ def one_layer(shown: Shown, layer: int, token: int) -> None:
     left, right = st.columns(2)
     with left:
         st.subheader(t("enc.ln.head"))
-        fig = viz.norm_figure(
+        fig = viz.dots_figure(
             ln.before[token].numpy(), ln.after[token].numpy(),
             title=t("enc.ln.title", layer=layer), x_title=t("enc.ln.before"),
             y_title=t("enc.ln.after"),
@@ -140,9 +140,10 @@ def one_layer(shown: Shown, layer: int, token: int) -> None:
         st.subheader(t("enc.gelu.head"))
         pre = traced.ffn_pre_activation[token].numpy()
         post = traced.ffn_activation[token].numpy()
-        fig = viz.gelu_figure(pre, post, title=t("enc.gelu.title", layer=layer, token=name,
-                                                 i=inner),
-                              x_title=t("enc.gelu.pre"), y_title=t("enc.gelu.post"))  # fmt: skip
+        fig = viz.dots_figure(
+            pre, post, title=t("enc.gelu.title", layer=layer, token=name, i=inner),
+            x_title=t("enc.gelu.pre"), y_title=t("enc.gelu.post"), colour=1,
+        )  # fmt: skip
         show_chart(fig, "enc.chart.gelu")
         columns = [t("enc.col.neuron"), t("enc.col.pre"), t("enc.col.post")]
         neurons = top_neurons(traced, token, k=8)
