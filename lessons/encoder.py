@@ -9,7 +9,7 @@ from explorer_core.ui.encoder import calls, layers_views, views
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import bind, defaults
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
-from explorer_core.ui.taught.views import NOT_BUILT, not_built
+from explorer_core.ui.taught.views import unavailable
 
 VIEWS = ("layer", "mixing", "stack", "contexts", "decoder")
 DEFAULTS = defaults("lessons/encoder.py")  # declared in explorer_core/ui/settings.py
@@ -39,10 +39,7 @@ def stop() -> None:
 try:
     source = calls.model_source(kind)
 except calls.SourceUnavailable as err:
-    if err.key == NOT_BUILT:
-        not_built()  # MiniLM + 中文: how to build it, and a link to the Train page
-    else:
-        st.warning(t(err.key))
+    unavailable(err.key)  # MiniLM + 中文 not built: how to build it; or why not
     stop()
 if not text.strip():
     st.warning(t("enc.empty"))
