@@ -82,6 +82,8 @@ def test_layer_view_strips_are_the_traces_numbers():
     )
     assert float(metrics["FFN update ‖Δ‖ / ‖x‖"]) == pytest.approx(float(ratio.ffn[4]), abs=1e-3)
     assert metrics["heads × width"] == "4 × 16"
+    cuts = sorted(shape["x0"] for shape in flow["layout"]["shapes"])
+    assert cuts == [15.5, 31.5, 47.5]  # the four heads' outputs drawn apart
     neurons = at.dataframe[0].value
     assert neurons.iloc[0, 2] == pytest.approx(float(traced.ffn_activation[4].max()), abs=1e-4)
 

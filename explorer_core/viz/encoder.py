@@ -33,7 +33,8 @@ class Step:
 
     name: str  # catalogue key of the step's name (translated by the page)
     vector: np.ndarray  # (width,)
-    shape: str  # e.g. "1 × 384", "12 heads × 32"
+    shape: str  # e.g. "1 × 384", "12 × 32"
+    blocks: int = 1  # equal parts drawn apart (the heads' outputs side by side)
 
 
 def flow_steps(layer: LayerTrace, token: int) -> list[Step]:
@@ -49,7 +50,8 @@ def flow_steps(layer: LayerTrace, token: int) -> list[Step]:
         vector = tensor[token].detach().numpy()
         return Step(name, vector, shape or f"1 × {vector.shape[0]}")
 
-    heads_row = row(layer.concat, "enc.step.heads", f"{heads} × {width}")
+    heads_row = Step("enc.step.heads", layer.concat[token].detach().numpy(), f"{heads} × {width}",
+                     blocks=heads)  # fmt: skip
     if layer.pre_norm:
         return [
             row(layer.input, "enc.step.input"), row(layer.ln1.after, "enc.step.ln_in"),
@@ -99,9 +101,15 @@ def flow_figure(
                   xanchor="left") for norm, label in zip(norms, labels, strict=True)]  # fmt: skip
     notes.append(dict(text=norm_title, xref="paper", x=1.01, yref="paper", y=1.0,
                       yanchor="bottom", xanchor="left", showarrow=False))  # fmt: skip
+    cuts = [  # a black line between two heads' outputs
+        dict(type="line", x0=float(x), x1=float(x), y0=i - 0.45, y1=i + 0.45,
+             line=dict(color="black", width=2))
+        for i, step in enumerate(steps) if step.blocks > 1
+        for x in np.arange(1, step.blocks) * (step.vector.shape[0] // step.blocks) - 0.5
+    ]  # fmt: skip
     fig.update_layout(
         title=dict(text=title, yref="container", y=1.0, yanchor="top", pad=dict(t=TITLE_TOP)),
-        font=FONT, height=STRIP_PX * len(steps) * 13 // 10 + 150, annotations=notes,
+        font=FONT, height=STRIP_PX * len(steps) * 13 // 10 + 150, annotations=notes, shapes=cuts,
         margin=dict(l=LABEL_PX, r=170, t=TITLE_TOP + 50, b=60),
         xaxis=dict(title=x_title, range=[-0.5, widest - 0.5], showgrid=False, zeroline=False),
         yaxis=dict(autorange="reversed", showgrid=False, fixedrange=True),
