@@ -23,8 +23,8 @@ from explorer_core.viz.common import (
     style,
 )
 
-STRIP_PX = 30  # height of one step's strip: readable on a projector at 1280 × 720
-LABEL_PX = 330  # left margin for the step names
+STRIP_PX = 26  # height of one step's strip (px)
+ROW_PX = 50  # one step's strip and its name above it: readable on a projector at 1280 × 720
 
 
 @dataclass(frozen=True)
@@ -77,10 +77,12 @@ def flow_figure(
     steps: Sequence[Step], names: Sequence[str], *, title: str, x_title: str, value_title: str,
     norm_title: str,
 ) -> go.Figure:  # fmt: skip
-    """One strip per step, all on one x scale (so the feed-forward's expansion shows as width).
+    """One strip per step, all on one x scale (so the feed-forward's expansion shows as width),
+    each named above it with its shape and its length ‖v‖ (names above, not beside: the strips
+    keep the chart's whole width, also in the guided lesson's narrow column).
 
     Each strip is coloured by value ÷ its own largest |value| (rows differ by orders of
-    magnitude); hover gives the real value; the right margin gives each row's length ‖v‖.
+    magnitude); hover gives the real value.
     # subtle: one heatmap whose shorter rows are padded with NaN, not one subplot per step:
     # twelve subplots cost ~0.3 s of plotly's validation per redraw (a token switch).
     """
@@ -91,28 +93,27 @@ def flow_figure(
     peaks = np.nanmax(np.abs(real), axis=1, keepdims=True)
     labels = [f"{name} ({step.shape})" for name, step in zip(names, steps, strict=True)]
     fig = go.Figure(go.Heatmap(
-        z=real / np.where(peaks > 0, peaks, np.float32(1)), customdata=real, y=labels, ygap=8,
-        colorscale=DIVERGING, zmin=-1, zmax=1, hoverongaps=False,
-        colorbar=dict(title=dict(text=value_title, side="right"), x=1.1, len=0.8),
+        z=real / np.where(peaks > 0, peaks, np.float32(1)), customdata=real, y=labels,
+        ygap=ROW_PX - STRIP_PX, colorscale=DIVERGING, zmin=-1, zmax=1, hoverongaps=False,
+        colorbar=dict(title=dict(text=value_title, side="right"), len=0.7, thickness=14),
         hovertemplate=f"%{{y}}<br>{x_title} %{{x}}: %{{customdata:.4f}}<extra></extra>",
     ))  # fmt: skip
-    norms = [f"{float(np.linalg.norm(step.vector)):.2f}" for step in steps]
-    notes = [dict(text=norm, xref="paper", x=1.01, y=label, yref="y", showarrow=False,
-                  xanchor="left") for norm, label in zip(norms, labels, strict=True)]  # fmt: skip
-    notes.append(dict(text=norm_title, xref="paper", x=1.01, yref="paper", y=1.0,
-                      yanchor="bottom", xanchor="left", showarrow=False))  # fmt: skip
+    norms = [float(np.linalg.norm(step.vector)) for step in steps]
+    notes = [dict(text=f"{label}   <b>{norm_title} = {norm:.2f}</b>", x=0, xref="paper",
+                  xanchor="left", y=label, yref="y", yanchor="bottom", yshift=STRIP_PX // 2,
+                  showarrow=False) for label, norm in zip(labels, norms, strict=True)]  # fmt: skip
     cuts = [  # a black line between two heads' outputs
-        dict(type="line", x0=float(x), x1=float(x), y0=i - 0.45, y1=i + 0.45,
+        dict(type="line", x0=float(x), x1=float(x), y0=i - 0.3, y1=i + 0.3,
              line=dict(color="black", width=2))
         for i, step in enumerate(steps) if step.blocks > 1
         for x in np.arange(1, step.blocks) * (step.vector.shape[0] // step.blocks) - 0.5
     ]  # fmt: skip
     fig.update_layout(
         title=dict(text=title, yref="container", y=1.0, yanchor="top", pad=dict(t=TITLE_TOP)),
-        font=FONT, height=STRIP_PX * len(steps) * 13 // 10 + 150, annotations=notes, shapes=cuts,
-        margin=dict(l=LABEL_PX, r=170, t=TITLE_TOP + 50, b=60),
+        font=FONT, height=ROW_PX * len(steps) + 150, annotations=notes, shapes=cuts,
+        margin=dict(l=10, r=90, t=TITLE_TOP + 60, b=60),
         xaxis=dict(title=x_title, range=[-0.5, widest - 0.5], showgrid=False, zeroline=False),
-        yaxis=dict(autorange="reversed", showgrid=False, fixedrange=True),
+        yaxis=dict(autorange="reversed", showgrid=False, fixedrange=True, showticklabels=False),
     )  # fmt: skip
     return fig
 
