@@ -191,6 +191,18 @@ PAGES = (
         ),
     ),
     Page(
+        "inside-the-encoder",
+        (
+            Change("token", "select", "enc.token", (4, 1), main=True),
+            Change("layer", "select", "enc.layer", (3, 0), main=True),
+            Change("view", "seg", "enc.view", (1, 0), main=True),
+            Change(
+                "layer (mixing)", "select", "enc.layer", (3, 0), prepare=(("seg", "enc.view", 1),)
+            ),
+            LANG,
+        ),
+    ),
+    Page(
         "bert-inputs",
         (Change("max length", "slider", "inputs.max_len", main=True),),
     ),

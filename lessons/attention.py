@@ -17,7 +17,7 @@ from explorer_core.ui.attention.calls import (
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
-from explorer_core.ui.taught.views import NOT_BUILT, not_built
+from explorer_core.ui.taught.views import unavailable
 from explorer_core.viz import attention as viz
 
 MODES, VIEWS = ("single", "pair", "batch"), ("head", "overview", "masks")
@@ -71,10 +71,7 @@ if len(snaps) > 1:  # before / during / after training, from the Train page
 try:
     source = model_source(kind, snapshot)
 except SourceUnavailable as err:
-    if err.key == NOT_BUILT:
-        not_built()  # MiniLM + 中文: how to build it, and a link to the Train page
-    else:
-        st.warning(t(err.key))
+    unavailable(err.key)  # MiniLM + 中文 not built: how to build it; or why not
     stop()
 if not texts or not all(text.strip() for text in texts) or (pair is not None and not pair.strip()):
     st.warning(t("attn.empty"))

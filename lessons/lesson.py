@@ -1,5 +1,6 @@
 """Guided lesson: one sentence followed through real MiniLM, one concept per screen, with Previous
-and Next. text → bytes → tokens → ids → one-hot → vector → + position → attention → pooled → cosine.
+and Next. text → bytes → tokens → ids → one-hot → vector → + position → attention → one layer →
+pooled → cosine.
 Each screen links to the page that teaches its step in detail."""
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ SENTENCES = ("text", "other", "third")  # lesson.<name>, defaults from lesson.de
 DEEPER = {  # step -> url path of the page that teaches it (see lessons/home.py STAGES)
     "text": "text-to-ids", "bytes": "text-to-ids", "tokens": "text-to-ids", "ids": "text-to-ids",
     "onehot": "token-embeddings", "vector": "token-embeddings", "position": "embedding-sum",
-    "attention": "attention", "pooled": "similarity", "cosine": "similarity",
+    "attention": "attention", "layer": "inside-the-encoder", "pooled": "similarity",
+    "cosine": "similarity",
 }  # fmt: skip
 DEFAULTS = defaults("lessons/lesson.py")  # declared in explorer_core/ui/settings.py
 

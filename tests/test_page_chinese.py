@@ -106,7 +106,7 @@ def test_chinese_lesson_without_the_model_says_how_to_build_it():
     assert not any(b.key == "lesson.zh.build" for b in english.button)
 
 
-@pytest.mark.parametrize("step", [3, 4, 5, 8, 10])
+@pytest.mark.parametrize("step", [3, 4, 5, 8, 9, 10])
 def test_chinese_lesson_reads_chinese_with_the_taught_model(taught, step):
     at = app_test(LESSON, state={"lang": "zh", "lesson.step": step}, timeout=120)
     assert not at.exception, [e.message for e in at.exception]

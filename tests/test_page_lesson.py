@@ -23,7 +23,7 @@ def buttons(at):  # noqa: ANN001, ANN201 - an AppTest; (Previous, Next)
     return at.button(key="lesson.prev"), at.button(key="lesson.next")
 
 
-@pytest.mark.parametrize(("lang", "title"), [("en", "Step 1 of 10: Text"), ("zh", "第 1 步")])
+@pytest.mark.parametrize(("lang", "title"), [("en", "Step 1 of 11: Text"), ("zh", "第 1 步")])
 def test_runs_in_both_languages(lang, title):
     at = app_test(PAGE, state={"lang": lang}, timeout=120)
     assert not at.exception, [e.message for e in at.exception]
@@ -40,19 +40,19 @@ def test_next_and_previous_move_and_stop_at_the_ends():
         buttons(at)[1].click().run()
         assert not at.exception, [e.message for e in at.exception]
         assert at.session_state["lesson.step"] == expected
-        assert at.title[0].value.startswith(f"Step {expected} of 10")
+        assert at.title[0].value.startswith(f"Step {expected} of 11")
     back, forward = buttons(at)
     assert forward.disabled and not back.disabled
     buttons(at)[0].click().run()
     assert at.session_state["lesson.step"] == len(STEPS) - 1
-    assert at.title[0].value == "Step 9 of 10: Pooled vector"
+    assert at.title[0].value == "Step 10 of 11: Pooled vector"
 
 
 def test_a_link_opens_on_its_step_and_sentence():
     params = {"lesson.step": "7", "lesson.text": "A dog barked.", "lesson.head": "5"}
     at = open_with(PAGE, params)
     assert at.session_state["lesson.step"] == 7
-    assert at.title[0].value == "Step 7 of 10: + Position"
+    assert at.title[0].value == "Step 7 of 11: + Position"
     assert at.text_input(key="lesson.text").value == "A dog barked."
     at.button(key="lesson.prev").click().run()
     assert at.session_state["lesson.step"] == 6
@@ -75,7 +75,7 @@ def test_every_step_shows_a_chart_or_table_and_a_caption(step, lang):
     assert not at.warning and not at.error
     if lang == "zh":
         assert not untranslated(at), untranslated(at)
-    if STEPS[step - 1] in ("vector", "position", "attention", "pooled", "cosine"):
+    if STEPS[step - 1] in ("vector", "position", "attention", "layer", "pooled", "cosine"):
         assert at.get("download_button"), "the numbers of a model step download as a file"
 
 
@@ -95,10 +95,10 @@ def test_step_numbers_are_real_minilm():
     assert weights[2].argmax() == 1  # layer 1, head 3 reads the previous token: cat -> the
 
 
-def test_cosine_on_step_10_matches_transformers(minilm_dir):
+def test_cosine_on_step_11_matches_transformers(minilm_dir):
     from transformers import AutoModel, AutoTokenizer
 
-    at = app_test(PAGE, state={"lesson.step": 10}, timeout=120)
+    at = app_test(PAGE, state={"lesson.step": 11}, timeout=120)
     assert not at.exception
     shown = float(at.metric[0].value)
     tokenizer = AutoTokenizer.from_pretrained(minilm_dir)
@@ -120,7 +120,7 @@ def test_chinese_shows_unknown_tokens_honestly():
     at = app_test(PAGE, state={"lang": "zh", "lesson.step": 3}, timeout=120)
     notes = [i.value for i in at.info if "MiniLM + 中文" not in i.value]  # not the build notice
     assert "[UNK]" in notes[0] and "4" in notes[0]
-    at.session_state["lesson.step"] = 10
+    at.session_state["lesson.step"] = 11
     at.run()
     assert any("[UNK]" in i.value for i in at.info if "MiniLM + 中文" not in i.value)
 
@@ -136,7 +136,7 @@ def test_empty_and_too_long_sentences_get_messages():
     at.session_state["lesson.step"] = 2
     at.run()
     assert not at.exception and at.dataframe and "512" in at.warning[0].value
-    at = app_test(PAGE, state={"lesson.other": "", "lesson.step": 10}, timeout=120)
+    at = app_test(PAGE, state={"lesson.other": "", "lesson.step": 11}, timeout=120)
     assert not at.exception and at.warning
 
 
@@ -194,4 +194,4 @@ def test_the_first_four_screens_need_no_torch(root):
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(root)})  # fmt: skip
     assert done.returncode == 0, done.stderr[-800:]
-    assert "Step 4 of 10" in done.stdout
+    assert "Step 4 of 11" in done.stdout

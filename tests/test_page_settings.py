@@ -30,6 +30,9 @@ CLASS = "class."  # class mode's join form and panel (ui/classroom): a person's 
 VIEWS = {
     "lessons/attention.py": [{"attn.mode": "pair"}, {"attn.mode": "batch", "attn.view": "masks"},
                            {"attn.view": "overview", "attn.source": "fresh"}],
+    "lessons/encoder.py": [{"enc.view": v, "enc.source": "fresh"}
+                           for v in ("mixing", "stack", "contexts", "decoder")]
+                          + [{"enc.view": "contexts", "enc.set": "own", "enc.source": "fresh"}],
     "lessons/similarity.py": [{"sim.view": "neighbours"}, {"sim.view": "pairs"}],
     "lessons/embed_tokens.py": [{"emb.tokens.source": "fresh"}],
     "lessons/embed_sum.py": [{"emb.sum.source": "fresh"}],

@@ -15,6 +15,7 @@ SOURCE_KEYS = {  # page -> the setting that picks its model
     "lessons/embed_tokens.py": "emb.tokens.source",
     "lessons/embed_sum.py": "emb.sum.source",
     "lessons/attention.py": "attn.source",
+    "lessons/encoder.py": "enc.source",
     "lessons/similarity.py": "sim.model",
 }
 MINILM = {key: "minilm" if key == "sim.model" else "pretrained" for key in SOURCE_KEYS.values()}

@@ -12,6 +12,12 @@ Read in this order:
                  pairs (Spearman per language, mean ± sd over seeds): Train page and benchmark.
 7. `experiment`  the class experiment's results: one per run (Spearman and [UNK] share per
                  language), summarised per tokenizer.
+8. `encoder`     reading a layer trace (bert.trace): update sizes, top FFN neurons, the token ×
+                 layer grid, two texts' cosine per layer, a causal edit's reach, the logit lens.
+9. `contributions` who wrote into a vector: attention weights, Kobayashi et al. 2020 (weight ×
+                 transformed value) and 2021 (with residual and LayerNorm).
+10. `contexts`   one word in many sentences (Ethayarajh 2019): self-similarity per layer against
+                 the anisotropy baseline; the shipped sentence sets.
 
 Every function returns plain data (frozen dataclasses, DataFrames, arrays); `explorer_core.viz`
 draws them. Below: `bert`, `inputs`, `training`.

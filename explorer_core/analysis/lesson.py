@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 # drawn while the warm-up is still importing torch (1-2 s) instead of after it.
 
 STEPS = (
-    "text", "bytes", "tokens", "ids", "onehot", "vector", "position", "attention", "pooled",
-    "cosine",
+    "text", "bytes", "tokens", "ids", "onehot", "vector", "position", "attention", "layer",
+    "pooled", "cosine",
 )  # fmt: skip
 POSITION_STEP = STEPS.index("position") + 1  # from this step on, the model's positions matter
 UNK = "[UNK]"

@@ -1,6 +1,6 @@
 """Predict, then reveal: questions built from the real data a page shows, and their grading.
 
-Three kinds of question, one per page:
+Four kinds of question, one per page:
 
 - `merge_question`: which pair does BPE merge next? Options are the best candidate pairs counted
   before merge k + 1, shuffled with a seed (so their order does not give the winner away); the
@@ -9,6 +9,8 @@ Three kinds of question, one per page:
   by a random token, or kept? The answers are the draw's own kinds.
 - `attention_question`: which token does this head's query look at most? The answer is the argmax
   of the weight row (every position within `TIE` of the maximum counts, and ties are reported).
+- `update_question`: in this layer, which adds the bigger update to this token, attention or the
+  feed-forward network? The answer compares the lengths of the two sublayers' outputs.
 
 A session's score is a plain mapping {page: (right, asked)}; `record` adds one graded question at
 most once (re-grading the same question id changes nothing). No streamlit here.
@@ -168,6 +170,39 @@ def attention_question(
 def grade_attention(question: AttentionQuestion, choice: int | None) -> bool:
     """True when `choice` (a key position) is one of the most attended keys."""
     return choice in question.answers
+
+
+UPDATE_OPTIONS = ("attention", "ffn")  # the two sublayers of an encoder layer
+
+
+@dataclass(frozen=True)
+class UpdateQuestion:
+    """Which sublayer adds the bigger update to one token in one layer: attention or the FFN?"""
+
+    attention: float  # ‖attention output‖ of the token (after W_O, before the residual)
+    ffn: float  # ‖feed-forward output‖ of the token (after the down-projection)
+    options: tuple[str, ...] = UPDATE_OPTIONS
+
+    @property
+    def answer(self) -> str:
+        """The sublayer with the longer update (attention on an exact tie)."""
+        return "attention" if self.attention >= self.ffn else "ffn"
+
+
+def update_question(attention: float, ffn: float) -> UpdateQuestion:
+    """The question for one token in one layer, from the lengths of the two updates.
+
+    >>> update_question(3.2, 7.9).answer, update_question(2.0, 2.0).answer
+    ('ffn', 'attention')
+    """
+    if attention < 0 or ffn < 0:
+        raise ValueError("an update's length cannot be negative")
+    return UpdateQuestion(float(attention), float(ffn))
+
+
+def grade_update(question: UpdateQuestion, choice: str | None) -> bool:
+    """True when `choice` ("attention" or "ffn") names the sublayer with the bigger update."""
+    return choice == question.answer
 
 
 Score = Mapping[str, tuple[int, int]]  # page -> (right, asked)

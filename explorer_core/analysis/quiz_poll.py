@@ -4,7 +4,7 @@ A poll is asked from the teacher's page and answered on every student's, whateve
 the student is on, in the student's own language. So the payload holds no words, only catalogue
 keys with the values that fill them, and the choices a student picks from:
 
-    {"kind": "merge" | "attention" | "mask",
+    {"kind": "merge" | "attention" | "mask" | "update",
      "title": ["quiz.merge.title", {"rank": 13}],          # text key and its values
      "ask": ["quiz.merge.ask", {"rank": 13}],
      "choices": [["0", "t + h"], ["1", "e + r"], ...],      # (value, label); single-choice kinds
@@ -27,9 +27,10 @@ from explorer_core.analysis.quiz import (
     AttentionQuestion,
     MaskQuestion,
     MergeQuestion,
+    UpdateQuestion,
 )
 
-KINDS = ("merge", "attention", "mask")
+KINDS = ("merge", "attention", "mask", "update")
 MAX_LABEL = 40  # characters of a choice label kept in a poll (a token is short; a pasted one not)
 
 
@@ -102,6 +103,31 @@ def mask_poll(question: MaskQuestion) -> dict[str, Any]:
         "answer": truth,
         "answers": [truth],
         "explain": ["class.poll.mask.answer", {"truth": truth}],
+    }
+
+
+def update_poll(
+    question: UpdateQuestion, token: str, layer: int, labels: Sequence[str]
+) -> dict[str, Any]:
+    """Attention or the feed-forward: which adds more to `token` in `layer`? `labels` name the
+    options in both languages at once ("attention · 注意力"): a poll carries no translated words.
+
+    >>> q = UpdateQuestion(attention=3.2, ffn=7.9)
+    >>> poll = update_poll(q, "bank", 2, ["attention · 注意力", "feed-forward · 前馈"])
+    >>> poll["choices"][1], poll["answer"], poll["ask"]
+    (['ffn', 'feed-forward · 前馈'], 'ffn', ['enc.quiz.ask', {'layer': 2, 'token': 'bank'}])
+    """
+    return {
+        "kind": "update",
+        "title": ["enc.quiz.title", {}],
+        "ask": ["enc.quiz.ask", {"layer": layer, "token": _label(token)}],
+        "choices": [[o, _label(n)] for o, n in zip(question.options, labels, strict=True)],
+        "answer": question.answer,
+        "answers": [question.answer],
+        "explain": [
+            "class.poll.enc.answer",
+            {"attn": f"{question.attention:.2f}", "ffn": f"{question.ffn:.2f}"},
+        ],
     }
 
 

@@ -11,6 +11,8 @@ Read in this order, each module building on the ones before it:
 7. `pooling`     one vector per sentence from one vector per token (mean, [CLS], max).
 8. `weights`     reading transformers checkpoints (safetensors only) into these modules.
 9. `pretrained`  where the real all-MiniLM-L6-v2 lives on disk (offline).
+10. `trace`      inside the encoder: every intermediate of every layer for one sentence
+                 (heads, W_O, residuals, both LayerNorms, the feed-forward block).
 
 Nothing here knows about tokenizers or training; `explorer_core.inputs` builds the rows this
 package consumes and `explorer_core.training` teaches it.

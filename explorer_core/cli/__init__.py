@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 
 # every module of this package except __init__; a test checks none is missing
-COMMANDS: tuple[str, ...] = ("tokenizer", "train", "embed", "experiment")
+COMMANDS: tuple[str, ...] = ("tokenizer", "train", "embed", "experiment", "inspect")
 
 
 class OneLineParser(argparse.ArgumentParser):

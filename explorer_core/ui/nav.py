@@ -73,6 +73,13 @@ PAGES: tuple[PageSpec, ...] = (
     ),
     PageSpec(
         "app.section.attend",
+        "lessons/encoder.py",
+        "enc.nav",
+        ":material/stacks:",
+        "inside-the-encoder",
+    ),
+    PageSpec(
+        "app.section.attend",
         "lessons/bert_inputs.py",
         "inputs.nav",
         ":material/masked_transitions:",

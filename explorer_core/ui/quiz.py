@@ -1,7 +1,8 @@
 """Predict, then reveal: the "Predict first" switch, the question, the Reveal button, the verdict.
 
-A page calls `predict_toggle(page)`; when it is on, one of `merge_quiz`, `mask_quiz` or
-`attention_quiz` asks about the current view and returns False until the learner presses Reveal:
+A page calls `predict_toggle(page)`; when it is on, one of `merge_quiz`, `mask_quiz`,
+`attention_quiz` or a page's own `choice_quiz` asks about the current view and returns False
+until the learner presses Reveal:
 the page keeps the views that would give the answer away hidden until then. Each question has an
 id built from the view (step, seed, layer, head, query...), so a new view asks a new question.
 The session's score lives in st.session_state[SCORE_KEY] as {page: (right, asked)}; a question is
@@ -170,6 +171,16 @@ def attention_quiz(
 
     grade = lambda choice: (int(quiz.grade_attention(question, choice)), 1)  # noqa: E731
     return _ask(page, qid, ask, grade, show, quiz_poll.attention_poll(question, labels))
+
+
+def choice_quiz(
+    page: str, qid: str, ask: Callable[[str], Any], grade: Callable[[Any], tuple[int, int]],
+    show: Callable[[Any], None], poll: dict[str, Any],
+) -> bool:  # fmt: skip
+    """A page's own single-choice question: `ask(key)` draws it and returns the answer,
+    `grade(answer)` gives (right, asked), `show(answer)` explains after Reveal, `poll` is the
+    same question for a class (`analysis.quiz_poll`). True once revealed."""
+    return _ask(page, qid, ask, grade, show, poll)
 
 
 def draw_quiz(page: str, qid: str, tokens: Sequence[str], kinds: Sequence[int]) -> bool:

@@ -144,6 +144,21 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("attn.key", 0),
         S("attn.predict", False),
     ),
+    "lessons/encoder.py": _table(
+        S("enc.source", "pretrained", choices=SOURCES, zh=TAUGHT),
+        S("enc.view", "layer", choices=("layer", "mixing", "stack", "contexts", "decoder")),
+        S("enc.text", text="enc.default_text"),
+        S("enc.layer", 1),  # 1 .. the model's layers
+        S("enc.token", 1),  # a token position: its range is the sentence
+        S("enc.edit", text="enc.default_edit"),  # the decoder view's edited sentence
+        S("enc.set", "bank", choices=("bank", "apple", "da", "own"), zh="apple"),  # 苹果
+        S("enc.own", "The bank raised its rates.\nWe fished from the bank of the river."),
+        S("enc.word", "bank"),
+        S("enc.standardize", False),
+        S("enc.en", "The weather is nice today."),  # MiniLM + 中文: a sentence and its translation
+        S("enc.zh", "今天天气很好。"),
+        S("enc.predict", False),
+    ),
     "lessons/bert_inputs.py": _table(
         S("inputs.text", "The quick brown fox jumps over the lazy dog near the quiet river bank."),
         S("inputs.seed", 0, span=SEEDS),

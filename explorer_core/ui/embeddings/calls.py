@@ -34,7 +34,7 @@ from explorer_core.ui.state import (
     clamp_state,
     url_synced,
 )
-from explorer_core.ui.taught.views import NOT_BUILT, not_built
+from explorer_core.ui.taught.views import NOT_BUILT, unavailable
 
 SOURCES = settings.SOURCES  # fresh / trained / pretrained / taught
 
@@ -193,10 +193,7 @@ def pick_source(prefix: str) -> tuple[Source, str]:
             kind, dim=dim, seed=int(st.session_state.get(f"{prefix}.seed", 0))
         )
     except SourceUnavailable as err:
-        if err.key == NOT_BUILT:
-            not_built()
-        else:
-            st.warning(t(err.key, **err.values))
+        unavailable(err.key, **err.values)
         st.stop()
     return source, t(f"emb.tokens.src.caption.{source.kind}", label=source.label)
 

@@ -1,4 +1,4 @@
-"""The guided lesson (page `lessons/lesson.py`): one sentence through real MiniLM in ten screens.
+"""The guided lesson (page `lessons/lesson.py`): one sentence through real MiniLM in eleven screens.
 
 Read in this order:
 
@@ -6,6 +6,6 @@ Read in this order:
 2. `frame`          the `Lesson` every screen reads, and `table`.
 3. `screens`        the four screens drawn without torch (text, bytes, tokens, ids); `show`
                     draws any screen by name.
-4. `model_screens`  the six screens that run MiniLM (imported when one is first shown).
+4. `model_screens`  the seven screens that run MiniLM (imported when one is first shown).
 5. `texts`          the lesson's English and Chinese texts.
 """

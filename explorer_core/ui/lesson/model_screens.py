@@ -1,11 +1,13 @@
-"""The six screens of the guided lesson that run MiniLM: one-hot, vector, + position, attention,
-pooled vector, cosine (see `screens`, which shows them and holds the first four)."""
+"""The seven screens of the guided lesson that run MiniLM: one-hot, vector, + position, attention,
+one layer's steps, pooled vector, cosine (see `screens`, which shows them and holds the first
+four)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from explorer_core.analysis import lesson as core
+from explorer_core.analysis.encoder import update_ratio
 from explorer_core.bert.embeddings import layer_norm_trace
 from explorer_core.files.export import labelled_matrix
 from explorer_core.ui.attention.views import clicked_cell
@@ -17,6 +19,7 @@ from explorer_core.ui.lesson.frame import Lesson, table
 from explorer_core.ui.state import bound
 from explorer_core.viz import attention as viz_attn
 from explorer_core.viz import embedding as viz_emb
+from explorer_core.viz import encoder as viz_enc
 from explorer_core.viz import lesson as viz
 
 STAGES = ("token", "position", "segment", "sum", "output")  # as on the Embedding sum page
@@ -142,6 +145,29 @@ def screen_attention(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - col
     left.markdown(t("attn.cell.formula", **viz_attn.cell_numbers(cell, labels)))
 
 
+def screen_layer(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - columns
+    """One layer's steps for one token (the Inside the encoder page's strips)."""
+    from explorer_core.ui.encoder import calls as encoder_calls
+    from explorer_core.ui.encoder import views as encoder_views
+
+    traced = encoder_calls.model_trace(lesson.model, data.bert(lesson.model),
+                                       tuple(lesson.row.ids))  # fmt: skip
+    layers = len(traced.layers)
+    token = pick(lesson, left)
+    layer = left.selectbox(
+        t("lesson.layer"), range(1, layers + 1),
+        **bound("lesson.layer", lesson.defaults, range(1, layers + 1)),
+    )  # fmt: skip
+    name = lesson.row.tokens[token]
+    steps, names = encoder_views.flow(traced.layers[layer - 1], token, name, lesson.source,
+                                      right, "lesson.chart.layer")  # fmt: skip
+    download_csv(lambda: viz_enc.flow_frame(steps, names), f"lesson-layer-{layer}-token-{token}",
+                 "lesson.csv.layer", left)  # fmt: skip
+    ratio = update_ratio(traced.layers[layer - 1])
+    left.metric(t("enc.metric.attn"), f"{float(ratio.attention[token]):.3f}")
+    left.metric(t("enc.metric.ffn"), f"{float(ratio.ffn[token]):.3f}")
+
+
 CELL_KEY = "lesson.cell_key"  # the key position of the clicked cell (the query is "lesson.token")
 
 
@@ -207,5 +233,6 @@ def screen_cosine(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - column
 
 SCREENS = {
     "onehot": screen_onehot, "vector": screen_vector, "position": screen_position,
-    "attention": screen_attention, "pooled": screen_pooled, "cosine": screen_cosine,
+    "attention": screen_attention, "layer": screen_layer, "pooled": screen_pooled,
+    "cosine": screen_cosine,
 }  # fmt: skip

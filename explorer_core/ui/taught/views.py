@@ -24,3 +24,12 @@ def not_built() -> None:
                      query_params=BUILD_VIEW)  # fmt: skip
     except StreamlitAPIException:  # the page runs alone (tests): no navigation to link into
         st.markdown(f"→ {label}")
+
+
+def unavailable(key: str, **values: object) -> None:
+    """One line for a model source a page cannot use: MiniLM + 中文 not built yet (how to build it,
+    with a link), or the source's own reason (the catalogue text `key`, filled with `values`)."""
+    if key == NOT_BUILT:
+        not_built()
+    else:
+        st.warning(t(key, **values))

@@ -1,0 +1,13 @@
+"""Inside the encoder: page `lessons/encoder.py` (and one screen of the guided lesson).
+
+Read in this order:
+
+1. `calls`   the model sources (shared with the Attention page: `ui.attention.calls`), the
+             sentence checks, and the cached traces of every intermediate of every layer
+             (`bert.trace`) with the analyses built on them (`analysis.encoder`).
+2. `views`   within one layer: every number (also the guided lesson's screen), who wrote into
+             a vector, the "Predict first" question; the downloads.
+3. `layers_views`  across layers and sentences: layer by layer, one word in many contexts,
+             encoder against decoder.
+4. `texts`   the page's English and Chinese texts.
+"""
