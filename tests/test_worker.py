@@ -100,6 +100,32 @@ def test_a_run_nobody_polls_stops_by_itself_and_its_process_ends(plan_parts):
     assert not alive(run.pid)
 
 
+class _ResetPipe:
+    """The parent's end of the pipe after its worker was terminated in the middle of a message:
+    Linux reports ECONNRESET on recv (not EOF)."""
+
+    def send(self, obj) -> None:  # noqa: ANN001 - the plan
+        pass
+
+    def poll(self, timeout: float) -> bool:
+        return True
+
+    def recv(self):  # noqa: ANN201
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_pipe_reset_by_an_abandoned_run_still_says_closed_tab(plan_parts):
+    """An abandoned run's worker is terminated; if that cuts a message in half, the reader saw
+    'ConnectionResetError' and reported it instead of ABANDONED (seen under load)."""
+    run = TrainingRun(make_plan(plan_parts, fine_steps=1), expire_after=1.0)
+    run._state, run._abandoned = "running", True  # as start() and then _watch() leave them
+    run._read(_ResetPipe())
+    assert run.status().state == "failed" and run.status().error == ABANDONED
+
+
 def test_touching_keeps_a_run_alive_and_kill_ends_it_now(plan_parts):
     run = TrainingRun(make_plan(plan_parts, fine_steps=100_000), expire_after=3.0)
     run.start()

@@ -269,12 +269,14 @@ class TrainingRun:
                 if conn.poll(POLL_SECONDS):
                     try:
                         message = conn.recv()
-                    except EOFError:
-                        break  # the worker has closed its end: it is done or gone
+                    except (EOFError, ConnectionResetError):
+                        # the worker has closed its end: it is done or gone. subtle: a worker
+                        # terminated mid-send (an abandoned run) resets the pipe instead
+                        break
                     self._handle(message)
                 self._watch()
         except Exception as err:  # noqa: BLE001 - a message that cannot be read ends the run
-            self._end("failed", f"{type(err).__name__}: {err}")
+            self._end("failed", ABANDONED if self._abandoned else f"{type(err).__name__}: {err}")
         finally:
             conn.close()
             self._reap()
