@@ -149,7 +149,9 @@ def test_streamlits_own_words_speak_chinese_and_come_back_in_english(browser):
     """Button names, tooltips, placeholders and the skip link that Streamlit writes in English."""
     browser.open("attention", "lang=zh&attn.view=head", wait_text="注意力")
     page = browser.page
-    page.wait_for_function(NO_ENGLISH_LEFT_JS, timeout=10_000)
+    # the charts' toolbars (their "全屏" button) come with the charts, after the page's text
+    drawn = f"() => ({CHROME_TEXTS_JS})().includes('全屏') && ({NO_ENGLISH_LEFT_JS})()"
+    page.wait_for_function(drawn, timeout=30_000)
     shown = page.evaluate(CHROME_TEXTS_JS)
     assert "全屏" in shown and "跳到主要内容" in shown and not english_chrome(shown), shown
     table = page.locator('[data-testid="stDataFrame"]').first

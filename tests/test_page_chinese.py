@@ -22,6 +22,21 @@ TRAIN, LESSON = "lessons/train_model.py", "lessons/lesson.py"
 HANZI = re.compile(r"[\u4e00-\u9fff]")
 
 
+@pytest.fixture(autouse=True)
+def no_build_left_behind():
+    """The build board and the admission queue are the server's (one per test process): a test
+    that fails while its build still runs must not leave it to the next test, which would find
+    Build disabled and its own build never started."""
+    yield
+    from explorer_core.ui.training import run as runs
+
+    shared = chinese.board()
+    if shared.run is not None:
+        shared.run.kill()  # a run that has ended: nothing to do
+        runs.admission().cancel(chinese.OWNER)
+        shared.run, shared.starter = None, ""
+
+
 def texts(at) -> str:
     return "\n".join(x.value for x in (*at.markdown, *at.caption, *at.info, *at.success))
 
@@ -62,7 +77,7 @@ def tiny_plan(out: str) -> DistillPlan:
     return DistillPlan(config, pairs=tuple(builtin_parallel_pairs()[:24]), device="cpu", out=out)
 
 
-def wait_built(at, timeout: float = 120) -> None:
+def wait_built(at, timeout: float = 300) -> None:
     """Rerun the page until the build has ended (AppTest does not poll fragments itself)."""
     deadline = time.monotonic() + timeout
     while chinese.building() and time.monotonic() < deadline:
