@@ -87,7 +87,7 @@ def small(at, *, pre: int = 2, fine: int = 4, objective: str = "pretrain+finetun
     for key, value in values.items():
         at.number_input(key=key).set_value(value)
     at.radio(key="train.objective").set_value(objective).run()
-    if objective == "pretrain+finetune":
+    if objective != "finetune":
         at.number_input(key="train.pre_steps").set_value(pre).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     return at

@@ -10,6 +10,7 @@ import zipfile
 import pytest
 import torch
 
+from explorer_core.bert.heads import BertForPreTraining
 from explorer_core.bert.model import BertModel
 from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.inputs.vocab import BertVocab
@@ -24,6 +25,7 @@ from explorer_core.training.checkpoint import (
 )
 from explorer_core.training.loop import TrainLog, TrainStep
 from explorer_core.training.presets import PRESETS, Preset
+from explorer_core.training.run import mlm_head_weights
 from tests.old_checkpoint import save_version_1
 
 SENTENCES = ["A cat sits on the mat.", "Two dogs run in the park!", "猫坐在垫子上。", "x"]
@@ -238,3 +240,21 @@ def test_saving_over_a_version_1_folder_leaves_the_new_layout_only(tokenizer, tm
     assert not (tmp_path / "hf").exists() and not (tmp_path / "tokenizer").exists()
     vectors = SentenceTransformer(str(tmp_path), device="cpu").encode(SENTENCES)
     assert torch.allclose(torch.as_tensor(vectors), original.embed(SENTENCES, False), atol=1e-5)
+
+
+def test_the_mlm_head_rebuilds_the_pre_training_model_on_the_same_weights(tokenizer):
+    vocab = BertVocab.of(tokenizer)
+    full = BertForPreTraining(SMALL.config(vocab.size, vocab.pad_id), seed=5).eval()
+    ckpt = Checkpoint(model=full.bert, tokenizer=tokenizer, mlm_head=mlm_head_weights(full))
+    rebuilt = ckpt.pretraining_model()
+    assert rebuilt.bert is ckpt.model  # one encoder: the lens reads the model the page traces
+    assert rebuilt.cls.predictions.decoder.weight is ckpt.model.embeddings.word_embeddings.weight
+    ids = torch.tensor([[2, 9, 14, 3]])
+    with torch.no_grad():
+        want, got = full(ids), rebuilt(ids)
+    assert torch.equal(got.prediction_logits, want.prediction_logits)
+    assert torch.equal(got.seq_relationship_logits, want.seq_relationship_logits)
+    assert Checkpoint(model=full.bert, tokenizer=tokenizer).pretraining_model() is None
+    wrong = {**mlm_head_weights(full), "extra.weight": torch.zeros(1)}
+    with pytest.raises(ValueError, match="does not fit"):
+        Checkpoint(model=full.bert, tokenizer=tokenizer, mlm_head=wrong).pretraining_model()

@@ -66,6 +66,35 @@ def test_short_run_finishes_publishes_and_feeds_the_similarity_page():
     assert "cosine: your model" in [m.label for m in sim.metric]
 
 
+def test_pre_training_only_keeps_the_mlm_head_and_the_encoder_page_reads_it():
+    """The logit lens needs a head that still fits the encoder: a model pre-trained and not
+    fine-tuned after has one; a fine-tuned one says why it has none."""
+    from explorer_core.ui.state import SHARED_MODEL
+
+    at = small(app_test(PAGE), pre=3, objective="pretrain")
+    assert not any(n.key == "train.fine_steps" for n in at.number_input)
+    at.button(key="train.start").click().run()
+    wait_for_end(at)
+    assert not at.exception
+    shared = at.session_state[SHARED_MODEL]
+    assert "3 pre-training steps" in shared.label and "fine-tuning" not in shared.label
+    assert shared.mlm is not None and shared.mlm.bert is shared.model
+    enc = app_test("lessons/encoder.py",
+                   state={"enc.source": "trained", "enc.view": "stack", SHARED_MODEL: shared})  # fmt: skip
+    assert not enc.exception, [e.message for e in enc.exception]
+    (lens,) = enc.dataframe
+    assert len(lens.value) == shared.model.config.num_hidden_layers + 1  # embeddings + layers
+    assert not any("logit lens" in i.value for i in enc.info)
+    tuned = small(app_test(PAGE))  # pre-trained, then fine-tuned
+    tuned.button(key="train.start").click().run()
+    wait_for_end(tuned)
+    other = tuned.session_state[SHARED_MODEL]
+    assert other.mlm is None
+    enc = app_test("lessons/encoder.py",
+                   state={"enc.source": "trained", "enc.view": "stack", SHARED_MODEL: other})  # fmt: skip
+    assert any("fine-tuning moved its layers" in i.value for i in enc.info)
+
+
 def test_stop_keeps_the_model_and_a_second_train_is_refused():
     from explorer_core.ui.state import SHARED_MODEL
 

@@ -75,6 +75,9 @@ def test_plan_phases_budgets_and_corpus(tokenizer):
     direct = build_plan(TrainChoices(objective="finetune"), tokenizer, parts())
     assert [name for name, _ in direct.phases] == ["finetune"] and direct.corpus == ()
     assert direct.finetune.time_budget is None and len(direct.dev_pairs) == 3
+    only = build_plan(TrainChoices(objective="pretrain", time_budget=50.0), tokenizer, parts())
+    assert [name for name, _ in only.phases] == ["pretrain"] and only.finetune is None
+    assert only.pretrain.time_budget == 50.0 and only.corpus  # the whole budget pre-trains
     with pytest.raises(ValueError, match="no sentence pairs"):
         build_plan(TrainChoices(), tokenizer, {"train": [], "dev": PAIRS})
 

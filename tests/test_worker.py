@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
+import types
+from dataclasses import replace
 
 import pytest
 import torch
@@ -16,6 +19,7 @@ import torch
 from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import new_tokenizer
+from explorer_core.training.choices import SharedModel
 from explorer_core.training.finetune import FinetuneConfig
 from explorer_core.training.loop import EvalRecord, TrainStep
 from explorer_core.training.presets import TINY
@@ -86,6 +90,38 @@ def test_a_run_in_a_process_gives_the_same_losses_snapshots_and_model_as_in_plac
     for name, tensor in ckpt.model.state_dict().items():  # the final snapshot is the result
         assert torch.equal(snaps[-1].state[name], tensor), name
     assert not alive(run.pid)  # the worker exited and gave its memory back
+
+
+def test_a_pre_trained_model_keeps_its_mlm_head_through_the_process(plan_parts):
+    """Pre-trained with no fine-tuning step after, the head still reads the encoder: it comes back
+    from the worker and predicts exactly what the in-place run's head predicts."""
+    plan = replace(make_plan(plan_parts, fine_steps=1, pre_steps=3), finetune=None)
+    here = run_plan(plan)
+    run = TrainingRun(plan)
+    assert run.start() and run.join(timeout=180), run.status()
+    ckpt = run.result()
+    assert ckpt.mlm_head is not None and "predictions.decoder.weight" not in ckpt.mlm_head
+    ids = torch.tensor([[2, 7, 9, 11, 3]])
+    with torch.no_grad():
+        theirs = here.pretraining_model()(ids).prediction_logits
+        ours = SharedModel(ckpt).mlm(ids).prediction_logits
+    torch.testing.assert_close(ours, theirs, rtol=1e-5, atol=1e-5)
+    # a fine-tuning step moves the encoder away from its head: none is kept
+    assert run_plan(make_plan(plan_parts, fine_steps=1, pre_steps=2)).mlm_head is None
+    assert run_plan(make_plan(plan_parts, fine_steps=2)).mlm_head is None  # never pre-trained
+
+
+def test_a_worker_never_runs_the_parents_main_script(plan_parts, tmp_path, monkeypatch):
+    """Streamlit installs the page it runs as `__main__`; multiprocessing would run that file again
+    in the worker (a page outside Streamlit raises there: exit code 1 before any training)."""
+    page = tmp_path / "page.py"
+    page.write_text("raise SystemExit('the page ran again in the worker')\n", encoding="utf-8")
+    script = types.ModuleType("__main__")
+    script.__file__ = str(page)
+    monkeypatch.setitem(sys.modules, "__main__", script)
+    run = TrainingRun(make_plan(plan_parts, fine_steps=1))
+    assert run.start() and run.join(timeout=180), run.status()
+    assert run.status().state == "finished", run.status().error
 
 
 def test_a_run_nobody_polls_stops_by_itself_and_its_process_ends(plan_parts):

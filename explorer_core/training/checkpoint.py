@@ -45,6 +45,7 @@ import torch
 import torch.nn.functional as F
 
 from explorer_core.bert.config import BertConfig
+from explorer_core.bert.heads import BertForPreTraining
 from explorer_core.bert.model import BertModel
 from explorer_core.bert.pooling import POOLING_MODES, SentenceEncoder
 from explorer_core.bert.weights import load_weights
@@ -61,6 +62,7 @@ META_FILE = "explorer_checkpoint.json"  # our settings; transformers never reads
 CONFIG_FILE = "config.json"  # transformers' (version 1: ours)
 WEIGHTS_FILE, LOG_FILE = "model.safetensors", "training_log.json"
 TOKENIZER_DIR, HF_DIR = "tokenizer", "hf"  # version 1's folders
+TIED_DECODER = "predictions.decoder.weight"  # in BertPreTrainingHeads: the word embeddings
 MAX_ZIP_BYTES = 200 * 2**20  # refuse bigger uploads outright
 MAX_UNZIPPED_BYTES = 600 * 2**20  # and archives that would unpack to more (zip bombs)
 
@@ -71,6 +73,10 @@ class Checkpoint:
 
     `model` is the BertModel (eval mode), `tokenizer` its tokenizer, `pooling` how token vectors
     become one sentence vector, `label` a short caption, `log` the training logs by phase.
+    `mlm_head`, when set, is the pre-training heads' own weights (`BertForPreTraining.cls`, less
+    the decoder, which is the word-embedding matrix) as they were trained for exactly this
+    encoder: a model pre-trained and not fine-tuned after. It stays in memory (the Inside the
+    encoder page's logit lens reads it) and is not saved with the model.
     """
 
     model: BertModel
@@ -79,6 +85,7 @@ class Checkpoint:
     label: str = ""
     log: dict[str, TrainLog] = field(default_factory=dict)
     max_length: int = 128
+    mlm_head: dict[str, torch.Tensor] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.pooling not in POOLING_MODES:
@@ -116,6 +123,19 @@ class Checkpoint:
         """Cosine similarity of two texts' vectors."""
         u, v = self.embed([a, b], normalize=False)
         return float(F.cosine_similarity(u, v, dim=0))
+
+    def pretraining_model(self) -> BertForPreTraining | None:
+        """The encoder with its MLM and NSP heads (`mlm_head`), sharing this model's weights; None
+        when the model has no heads that belong to it (fine-tuned, uploaded, distilled)."""
+        if self.mlm_head is None:
+            return None
+        full = BertForPreTraining(self.config)
+        full.bert = self.model
+        full.tie_weights()
+        missing, unexpected = full.cls.load_state_dict(self.mlm_head, strict=False)
+        if missing != [TIED_DECODER] or unexpected:
+            raise ValueError(f"the MLM head does not fit this model: {missing + unexpected}")
+        return full.to(module_device(self.model)).eval()
 
 
 def save_checkpoint(ckpt: Checkpoint, folder: str | Path) -> Path:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from explorer_core.bert.config import BertConfig
 from explorer_core.inputs.sts_format import SentencePair
@@ -38,7 +39,7 @@ from explorer_core.training.presets import (
 from explorer_core.training.pretrain import PretrainConfig
 from explorer_core.training.run import ModelSnapshot, TrainingPlan
 
-OBJECTIVES = ("pretrain+finetune", "finetune")
+OBJECTIVES = ("pretrain+finetune", "finetune", "pretrain")  # "pretrain": MLM + NSP only
 BYTES_PER_FLOAT = 4
 MEMORY_SHARE = 0.5  # a run may take at most this share of the memory that is free right now
 
@@ -186,8 +187,9 @@ def build_plan(
         raise ValueError("The training split has no sentence pairs: choose other data")
     config = model_config(choices, tokenizer)
     check_memory(estimate_training_bytes(config, choices.batch_size, choices.max_length), available)
-    pretraining = choices.objective == "pretrain+finetune"
-    share = 0.4 if pretraining else 0.0  # of a time budget spent pre-training
+    pretraining = choices.objective in ("pretrain+finetune", "pretrain")
+    fine_tuning = choices.objective != "pretrain"
+    share = (0.4 if fine_tuning else 1.0) if pretraining else 0.0  # of a budget spent pre-training
     budget = choices.time_budget
     common = {
         "batch_size": int(choices.batch_size), "learning_rate": float(choices.learning_rate),
@@ -200,13 +202,16 @@ def build_plan(
             max_length=2 * choices.max_length,
             eval_every=_eval_every(choices.eval_every, choices.pretrain_steps), **common,
         )  # fmt: skip
-    finetune = FinetuneConfig(
-        steps=int(choices.finetune_steps), time_budget=budget * (1 - share) if budget else None,
-        max_length=choices.max_length, pooling=get_preset(choices.preset).pooling,
-        eval_every=_eval_every(choices.eval_every, choices.finetune_steps), **common,
-    )  # fmt: skip
+    finetune = None
+    if fine_tuning:
+        finetune = FinetuneConfig(
+            steps=int(choices.finetune_steps), max_length=choices.max_length,
+            time_budget=budget * (1 - share) if budget else None,
+            pooling=get_preset(choices.preset).pooling,
+            eval_every=_eval_every(choices.eval_every, choices.finetune_steps), **common,
+        )  # fmt: skip
     return TrainingPlan(
-        tokenizer=tokenizer, model_config=config, pooling=finetune.pooling,
+        tokenizer=tokenizer, model_config=config, pooling=get_preset(choices.preset).pooling,
         corpus=pretrain_lines(corpus, parts["train"]) if pretraining else (),
         pretrain=pretrain, train_pairs=tuple(parts["train"]),
         dev_pairs=tuple(parts.get("dev", ())), finetune=finetune,
@@ -239,6 +244,12 @@ class SharedModel:
     @property
     def label(self) -> str:
         return self.checkpoint.label
+
+    @cached_property
+    def mlm(self):  # noqa: ANN201 - a BertForPreTraining whose `.bert` is `model`, or None
+        """The model with its MLM head, when it was pre-trained and not fine-tuned after (the
+        Inside the encoder page's logit lens); built once."""
+        return self.checkpoint.pretraining_model()
 
 
 def split_scores(

@@ -27,7 +27,7 @@ from explorer_core.bert.weights import load_weights
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
 from explorer_core.training.base_models import FRESH_INITS, check_init, load_weights_of
-from explorer_core.training.checkpoint import Checkpoint
+from explorer_core.training.checkpoint import TIED_DECODER, Checkpoint
 from explorer_core.training.devices import resolve_device
 from explorer_core.training.finetune import FinetuneConfig, ScoredPair, finetune
 from explorer_core.training.loop import (
@@ -164,6 +164,7 @@ def run_plan(
 ) -> Checkpoint:
     """Run every phase of `plan` in order and return the trained encoder as a Checkpoint."""
     logs, stop, started = {}, stop or threading.Event(), time.monotonic()
+    head = None
     if plan.pretrain is not None:
         head = build_model(plan, pretraining=True)
         result = pretrain(
@@ -185,10 +186,19 @@ def run_plan(
     steps = {phase: len(logs[phase].steps) if phase in logs else 0 for phase, _ in plan.phases}
     stopped = stop.is_set() or any(log.stop_reason == "stopped" for log in logs.values())
     max_length = plan.finetune.max_length if plan.finetune else plan.pretrain.max_length
+    # the MLM head belongs to the encoder only while no fine-tuning step has moved it
+    kept = head is not None and steps.get("finetune", 0) == 0
     return Checkpoint(
         model=encoder.eval(), tokenizer=plan.tokenizer, pooling=plan.pooling,
         label=_label(plan, steps, stopped), log=logs, max_length=max_length,
+        mlm_head=mlm_head_weights(head) if kept else None,
     )  # fmt: skip
+
+
+def mlm_head_weights(model: BertForPreTraining) -> dict[str, torch.Tensor]:
+    """The pre-training heads' own weights (copies), less the decoder: the word embeddings."""
+    state = model.cls.state_dict()
+    return {k: v.detach().cpu().clone() for k, v in state.items() if k != TIED_DECODER}
 
 
 @dataclass(frozen=True)

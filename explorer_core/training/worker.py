@@ -19,7 +19,9 @@ The channel is one `multiprocessing` pipe, child to parent, carrying tuples:
 
     ("record", TrainStep | EvalRecord)              one per optimiser step / evaluation
     ("snapshot", phase, step, BertConfig, bytes)    the encoder's weights (safetensors bytes)
-    ("result", BertConfig, {field: value}, bytes)   the final Checkpoint, weights as bytes
+    ("result", BertConfig, {field: value}, bytes, bytes | None)
+                                                    the final Checkpoint, its weights and its
+                                                    MLM head's (if any) as bytes
     ("done",)                                       the end of a plan that keeps its model
                                                     itself (`plan.returns_model` False)
     ("failed", "ValueError: ...")                   the run raised; the process then exits
@@ -59,6 +61,7 @@ from explorer_core.training.run import (
     fraction_done,
 )
 
+TENSORS = ("model", "mlm_head")  # Checkpoint fields that travel as safetensors bytes
 KILL_GRACE = 5.0  # seconds between asking a silent run to stop and terminating its process
 POLL_SECONDS = 0.5  # how often the reader thread looks at the clock when no message arrives
 ABANDONED = "Stopped: this page stopped asking for the run's progress (closed tab?)"
@@ -75,7 +78,7 @@ def worker_context() -> multiprocessing.context.BaseContext:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["explorer_core.training.worker"])
+    ctx.set_forkserver_preload(["explorer_core.training.fork_server"])
     return ctx
 
 
@@ -123,8 +126,9 @@ def _child(conn: Any, stop: Any) -> None:
         if not plan.returns_model:  # the plan put its model where it belongs (e.g. on disk)
             conn.send(("done",))
             return
-        rest = {f.name: getattr(ckpt, f.name) for f in fields(ckpt) if f.name != "model"}
-        conn.send(("result", ckpt.model.config, rest, weights_bytes(ckpt.model)))
+        rest = {f.name: getattr(ckpt, f.name) for f in fields(ckpt) if f.name not in TENSORS}
+        head = None if ckpt.mlm_head is None else save_weights(ckpt.mlm_head)
+        conn.send(("result", ckpt.model.config, rest, weights_bytes(ckpt.model), head))
     except Exception as err:  # noqa: BLE001 - reported to the page, never raised in the worker
         conn.send(("failed", f"{type(err).__name__}: {err}"))
     finally:
@@ -297,11 +301,12 @@ class TrainingRun:
             _, phase, step, config, blob = message
             self._keep(ModelSnapshot(phase, step, config, load_weights(blob)))
         elif kind == "result":
-            _, config, rest, blob = message
+            _, config, rest, blob, head = message
             state = load_weights(blob)
             model = BertModel(config, initialize=False)
             model.load_state_dict(state)  # strict: every weight is set
-            ckpt = Checkpoint(model=model, **rest)
+            mlm_head = None if head is None else load_weights(head)
+            ckpt = Checkpoint(model=model, mlm_head=mlm_head, **rest)
             self._keep(ModelSnapshot("final", sum(len(g.steps) for g in ckpt.log.values()),
                                      config, state))  # fmt: skip
             with self._lock:

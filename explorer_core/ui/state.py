@@ -228,5 +228,5 @@ def share_link(
 # tuple of training.run.ModelSnapshot (phase, step, `.model()` -> BertModel); the first (step 0)
 # is the model before training, the last ("final") the trained one, for before/after views. Use
 # getattr(shared, "snapshots", ()) since other code may set a plain object. An optional `mlm` (a
-# BertForPreTraining whose `.bert` is `model`) lets the Inside the encoder page draw a logit lens;
-# the Train page does not share one yet, so the page says why there is none.
+# BertForPreTraining whose `.bert` is `model`, or None) lets the Inside the encoder page draw a
+# logit lens: a SharedModel has one when it was pre-trained and not fine-tuned after.

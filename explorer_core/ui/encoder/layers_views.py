@@ -71,7 +71,8 @@ def logit_lens(shown: Shown) -> None:
     st.subheader(t("enc.lens.head"))
     mlm = calls.lens_model(shown.source)
     if mlm is None:
-        st.info(t("enc.lens.none"), icon=":material/info:")
+        why = "enc.lens.finetuned" if shown.source.kind == "trained" else "enc.lens.none"
+        st.info(t(why), icon=":material/info:")
         return
     found = calls.lens(shown.source, shown.sentence.ids, mlm)
     st.dataframe(viz.lens_frame(found, shown.sentence.labels, t("enc.pooled.y")))

@@ -168,6 +168,11 @@ EN = {
         "distilled into a sentence encoder and its head was dropped). Pre-train a model on the "
         "Train page to see one."
     ),
+    "enc.lens.finetuned": (
+        "No logit lens for this model: fine-tuning moved its layers away from what its MLM head "
+        "learnt to read, so the head was not kept. On the Train page, pre-train with 0 "
+        "fine-tuning steps to see the lens on a model whose head still fits it."
+    ),
     "enc.dl.stack": "Token × layer numbers (CSV)",
     "enc.dl.pooled": "Pooled vectors per layer (JSON)",
     # ---- many contexts
@@ -404,6 +409,10 @@ ZH = {
     "enc.lens.none": (
         "这里没有逻辑透镜：这个模型没有掩码语言模型头（MiniLM 被蒸馏成句子编码器，"
         "去掉了它的头）。在“训练”页面预训练一个模型就能看到。"
+    ),
+    "enc.lens.finetuned": (
+        "这个模型没有逻辑透镜：微调让它的各层离开了 MLM 头学会读取的样子，所以没有保留这个头。"
+        "在“训练”页面把微调步数设为 0、只做预训练，就能在头仍然匹配的模型上看到透镜。"
     ),
     "enc.dl.stack": "词元 × 层 的数字（CSV）",
     "enc.dl.pooled": "每层的池化向量（JSON）",

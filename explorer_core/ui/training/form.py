@@ -91,9 +91,10 @@ def objective_panel(objectives: tuple[str, ...], active: bool, defaults: Mapping
         t("train.objective"), objectives, key="train.objective", horizontal=True,
         disabled=active, format_func=lambda o: t(f"train.objective.{o}"),
     )  # fmt: skip
-    keys = ("train.pre_steps",) if objective == "pretrain+finetune" else ()
+    keys = {"pretrain+finetune": ("train.pre_steps", "train.fine_steps"),
+            "finetune": ("train.fine_steps",), "pretrain": ("train.pre_steps",)}[objective]  # fmt: skip
     spans = {"train.pre_steps": STEPS, "train.fine_steps": STEPS, "train.budget": (0, 3600)}
-    for col, key in zip(st.columns(3), (*keys, "train.fine_steps", "train.budget"), strict=False):
+    for col, key in zip(st.columns(3), (*keys, "train.budget"), strict=False):
         col.number_input(t(key), **bound(key, defaults, span=spans[key]))
     return objective
 
