@@ -79,8 +79,8 @@ def test_pre_training_only_keeps_the_mlm_head_and_the_encoder_page_reads_it():
     shared = at.session_state[SHARED_MODEL]
     assert "3 pre-training steps" in shared.label and "fine-tuning" not in shared.label
     assert shared.mlm is not None and shared.mlm.bert is shared.model
-    enc = app_test("lessons/encoder.py",
-                   state={"enc.source": "trained", "enc.view": "stack", SHARED_MODEL: shared})  # fmt: skip
+    lens_view = {"enc.source": "trained", "enc.view": "stack"}
+    enc = app_test("lessons/encoder.py", state={**lens_view, SHARED_MODEL: shared})
     assert not enc.exception, [e.message for e in enc.exception]
     (lens,) = enc.dataframe
     assert len(lens.value) == shared.model.config.num_hidden_layers + 1  # embeddings + layers
@@ -90,8 +90,7 @@ def test_pre_training_only_keeps_the_mlm_head_and_the_encoder_page_reads_it():
     wait_for_end(tuned)
     other = tuned.session_state[SHARED_MODEL]
     assert other.mlm is None
-    enc = app_test("lessons/encoder.py",
-                   state={"enc.source": "trained", "enc.view": "stack", SHARED_MODEL: other})  # fmt: skip
+    enc = app_test("lessons/encoder.py", state={**lens_view, SHARED_MODEL: other})
     assert any("fine-tuning moved its layers" in i.value for i in enc.info)
 
 

@@ -91,8 +91,11 @@ def objective_panel(objectives: tuple[str, ...], active: bool, defaults: Mapping
         t("train.objective"), objectives, key="train.objective", horizontal=True,
         disabled=active, format_func=lambda o: t(f"train.objective.{o}"),
     )  # fmt: skip
-    keys = {"pretrain+finetune": ("train.pre_steps", "train.fine_steps"),
-            "finetune": ("train.fine_steps",), "pretrain": ("train.pre_steps",)}[objective]  # fmt: skip
+    keys = {
+        "pretrain+finetune": ("train.pre_steps", "train.fine_steps"),
+        "finetune": ("train.fine_steps",),
+        "pretrain": ("train.pre_steps",),
+    }[objective]
     spans = {"train.pre_steps": STEPS, "train.fine_steps": STEPS, "train.budget": (0, 3600)}
     for col, key in zip(st.columns(3), (*keys, "train.budget"), strict=False):
         col.number_input(t(key), **bound(key, defaults, span=spans[key]))
