@@ -47,11 +47,11 @@ def params(session: BrowserSession) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlsplit(session.page.url).query).items()}
 
 
-def see(session: BrowserSession, text: str, timeout: int = 20_000) -> None:
+def see(session: BrowserSession, text: str, timeout: int = 60_000) -> None:
     session.page.get_by_text(text).first.wait_for(timeout=timeout)
 
 
-def click(session: BrowserSession, name: str, timeout: int = 20_000) -> None:
+def click(session: BrowserSession, name: str, timeout: int = 60_000) -> None:
     button = session.page.get_by_role("button", name=name).first
     button.wait_for(timeout=timeout)
     button.click()

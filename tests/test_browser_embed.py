@@ -22,7 +22,7 @@ def check_clean(browser) -> None:
 
 def test_token_embeddings_page(browser):
     browser.open("token-embeddings", wait_text="one-hot × E")
-    browser.page.locator(f"{PLOT} .main-svg").first.wait_for()
+    browser.page.locator(f"{PLOT} .main-svg").first.wait_for(timeout=90_000)
     browser.screenshot("embed-tokens")
     browser.shoot_charts("embed-tokens", 3)
     box = browser.page.get_by_role("textbox", name="Sentence")
@@ -36,7 +36,7 @@ def test_token_embeddings_page(browser):
 
 def test_position_encodings_page(browser):
     browser.open("position-encodings", wait_text="Sinusoidal table")
-    browser.page.locator(f"{PLOT} .main-svg").first.wait_for()
+    browser.page.locator(f"{PLOT} .main-svg").first.wait_for(timeout=90_000)
     browser.screenshot("embed-positions")
     browser.shoot_charts("embed-positions", 2)  # RoPE up close is behind its toggle
     browser.page.get_by_text("Show one pair's rotation").click()
@@ -60,7 +60,7 @@ def test_position_encodings_page(browser):
 
 def test_embedding_sum_page(browser):
     browser.open("embedding-sum", wait_text="Every token, part by part")
-    browser.page.locator(f"{PLOT} .main-svg").first.wait_for()
+    browser.page.locator(f"{PLOT} .main-svg").first.wait_for(timeout=90_000)
     browser.screenshot("embed-sum")
     browser.shoot_charts("embed-sum", 2)
     check_clean(browser)
@@ -72,7 +72,7 @@ def test_embed_pages_in_chinese(browser):
     browser.wait_idle("完整流程")
     browser.page.locator('[data-testid="stSidebarNav"] a', has_text="位置编码").click()
     browser.wait_idle("比较")
-    browser.page.locator(f"{PLOT} .main-svg").first.wait_for()
+    browser.page.locator(f"{PLOT} .main-svg").first.wait_for(timeout=90_000)
     browser.screenshot("embed-positions-zh")
     browser.page.get_by_text("显示一个分量对的旋转").click()  # RoPE up close, behind its toggle
     browser.shoot_charts("embed-positions-zh", 5)
