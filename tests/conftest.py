@@ -44,6 +44,30 @@ from explorer_core import runtime  # noqa: E402
 runtime.configure()
 
 
+# The fast tier, `bash scripts/test.sh -m "not slow"` (README), is the core's maths and parity
+# (tokenizers, embeddings, BERT against transformers, the encoder's trace and analyses, training
+# steps in place, class records), a few minutes before every commit. These files run pages
+# (AppTest), worker processes, servers, databases or command lines for most of their tests: the
+# whole file counts as slow and runs in the full suite (CI) only. Browser and server files say so
+# themselves (`pytestmark`), and single heavy tests elsewhere carry their own mark.
+SLOW_FILES = frozenset({
+    "test_class_mode.py", "test_classroom_replicas.py", "test_classroom_store.py",
+    "test_cli.py", "test_cli_inspect.py", "test_cli_train.py", "test_comparison.py",
+    "test_experiment.py", "test_experiment_cli.py", "test_exports_sim_train.py",
+    "test_finetune_pretrained.py", "test_hostile_input.py", "test_i18n.py", "test_lesson_pack.py",
+    "test_multilingual.py", "test_query_params.py", "test_query_params_embed_pages.py",
+    "test_st_export.py", "test_taught_sources.py", "test_tokenizer_cache.py",
+    "test_training_loop.py", "test_warmup.py", "test_widget_defaults.py", "test_worker.py",
+})  # fmt: skip
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        name = item.path.name
+        if name in SLOW_FILES or name.startswith("test_page_"):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -7,6 +7,8 @@ import pkgutil
 import subprocess
 import sys
 
+import pytest
+
 import explorer_core
 from explorer_core.ui.i18n import CATALOGUE, LANGUAGES, load_catalogues
 from explorer_core.ui.nav import PAGES, ROOT
@@ -20,6 +22,7 @@ def core_modules() -> list[str]:
     return names
 
 
+@pytest.mark.slow
 def test_core_never_imports_streamlit():
     modules = core_modules()
     assert "explorer_core.tokenization.base" in modules

@@ -121,6 +121,7 @@ os._exit(0)  # see the test's docstring: no C++ static destructors at interprete
 """
 
 
+@pytest.mark.slow
 def test_gather_rows_of_unequal_slices_keeps_gradients(tmp_path, root):
     """An odd global batch: the short slice is padded for all_gather and cut again; each rank's
     gradient is the sum over ranks (2 · dL/drow), which DDP's average turns into dL/drow.

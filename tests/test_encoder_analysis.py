@@ -247,6 +247,7 @@ def test_logit_lens_needs_an_mlm_head(minilm):
 # ---- two languages ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_layer_cosines_end_at_the_models_sentence_cosine():
     """On MiniLM + 中文 (a small one taught here): one cosine per layer, the last equal to the
     cosine the checkpoint's own embed() gives (mean pooling)."""

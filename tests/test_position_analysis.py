@@ -105,6 +105,7 @@ def test_position_similarity_plain_and_normalised():
     )
 
 
+@pytest.mark.slow
 def test_learned_reaches_keeps_the_random_state_and_imports_no_compiler():
     """It once built the table on the meta device (nn.utils.skip_init), whose first normal_
     imports torch._dynamo: 1.1-1.6 s on the Position encodings page's first visit."""

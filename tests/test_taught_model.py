@@ -20,6 +20,7 @@ def test_not_built_is_none_everywhere(tmp_path, monkeypatch):
     assert taught_model.load() is None and taught_model.load_tokenizer() is None
 
 
+@pytest.mark.slow
 def test_the_installed_model_loads_whole_and_its_tokenizer_alone(taught):
     ckpt = taught_model.load()
     assert ckpt is not None and not ckpt.model.training
