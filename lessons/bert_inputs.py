@@ -20,13 +20,12 @@ from explorer_core.ui.attention.calls import (
 from explorer_core.ui.attention.inputs_views import mlm_views, tutorial_view
 from explorer_core.ui.export import download_csv
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, choices, defaults
-from explorer_core.ui.state import init, share_link, url_synced
+from explorer_core.ui.settings import bind, choices, init_page
+from explorer_core.ui.state import share_link, url_synced
 from explorer_core.viz import attention as viz
 
 LIMIT = 512  # MiniLM's positions
-DEFAULTS = defaults("lessons/bert_inputs.py")  # declared in explorer_core/ui/settings.py
-init(DEFAULTS)
+DEFAULTS = init_page("lessons/bert_inputs.py")  # declared in explorer_core/ui/settings.py
 url_synced("inputs.nsp_source", choices("inputs.nsp_source"))  # translated labels: as codes
 LINKED = ("inputs.text", "inputs.seed", "inputs.draws", "inputs.nsp_source", "inputs.nsp_seed",
           "inputs.max_len")  # fmt: skip
