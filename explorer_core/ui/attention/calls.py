@@ -24,7 +24,7 @@ from explorer_core.inputs.pairs import NspExample, consecutive_pairs
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
 from explorer_core.ui import settings
-from explorer_core.ui.i18n import t
+from explorer_core.ui.i18n import CATALOGUE, DEFAULT_LANGUAGE, t
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer, taught
 from explorer_core.ui.state import SHARED_MODEL
 from explorer_core.ui.taught.views import NOT_BUILT
@@ -32,9 +32,9 @@ from explorer_core.ui.taught.views import NOT_BUILT
 SOURCES = settings.SOURCES  # fresh / trained / pretrained / taught
 
 FRESH_SEED = 0
-# The Attention page's default sentence (declared in ui/settings.py; a test checks they agree),
+# The Attention page's English default sentence (its catalogue text, declared in ui/settings.py),
 # which the warm-up runs MiniLM on.
-DEFAULT_TEXT = "The cat sat on the mat because it was tired."
+DEFAULT_TEXT = CATALOGUE[DEFAULT_LANGUAGE]["attn.default_text"]
 
 
 class SourceUnavailable(RuntimeError):
