@@ -60,6 +60,13 @@ class SegmenterMissing(RuntimeError):
     """jieba is not installed; the message is one line a learner can act on (`MISSING`)."""
 
 
+def segmenter_available() -> bool:
+    """Whether jieba can be imported (checked without importing it)."""
+    import importlib.util
+
+    return importlib.util.find_spec(SEGMENTER) is not None
+
+
 def segment(text: str) -> list[str]:
     """jieba's words of `text` (its default, accurate mode); they join back to `text` exactly.
 

@@ -170,6 +170,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("inputs.nsp_source", "en", choices=("en", "zh", "own")),
         S("inputs.nsp_seed", 0, span=SEEDS),
         S("inputs.pairs", text="inputs.default_pairs"),
+        S("inputs.wwm_text", text="inputs.default_wwm_text"),  # whole-word masking's text
         S("inputs.max_len", 24, span=(8, 64)),
         S("inputs.example", 0),  # a pair of the list
         S("inputs.predict", False),
@@ -189,6 +190,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("train.fine_steps", 300, span=STEPS),
         S("train.budget", 90, span=(0, 3600)),
         S("train.seed", 0, span=SEEDS),
+        S("train.whole_word", False),  # pre-training masks whole words (jieba's, in Chinese)
         S("train.start_from", "fresh", choices=("fresh", "session", "minilm")),  # ui.training
         # the model sizes: the chosen preset's (Tiny's here)
         S("train.hidden", TINY.hidden_size, span=(8, 1024)),
