@@ -16,7 +16,7 @@ from explorer_core.ui.lesson import screens
 from explorer_core.ui.lesson.frame import Lesson, variant
 from explorer_core.ui.lesson.notice import chinese_notice
 from explorer_core.ui.nav import PAGES
-from explorer_core.ui.settings import defaults, follow_language
+from explorer_core.ui.settings import defaults
 from explorer_core.ui.state import bound, init, leave_to_widget, share_link
 
 TOTAL = len(core.STEPS)
@@ -27,7 +27,6 @@ DEEPER = {  # step -> url path of the page that teaches it (see lessons/home.py 
     "attention": "attention", "layer": "inside-the-encoder", "pooled": "similarity",
     "cosine": "similarity",
 }  # fmt: skip
-follow_language("lessons/lesson.py")  # untouched default texts follow the language
 DEFAULTS = defaults("lessons/lesson.py")  # declared in explorer_core/ui/settings.py
 
 

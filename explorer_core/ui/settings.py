@@ -17,7 +17,7 @@ a default only fills a key the session does not hold yet).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +30,7 @@ from explorer_core.files import taught_model
 from explorer_core.tokenization import ALGORITHMS
 from explorer_core.training.presets import PRESETS
 from explorer_core.ui.export import FORMAT_KEY, IMAGE_FORMATS
-from explorer_core.ui.i18n import CATALOGUE, LANG_KEY, LANGUAGES, current_language, t
+from explorer_core.ui.i18n import LANG_KEY, LANGUAGES, current_language, t
 from explorer_core.ui.state import bound, init
 
 # subtle: declared here, not imported from ui.tokenizer_lab.calls: that pulls in the tokenizer
@@ -260,33 +260,41 @@ def defaults(page: str) -> dict[str, Any]:
     return {key: setting.value() for key, setting in PAGES[page].items()}
 
 
+GIVEN_TEXT = "_default_text."  # + key: the default text init_page gave the key (untouched since)
+
+
 def follow_language(page: str) -> None:
     """An untouched default text follows the UI language; text the learner typed stays.
 
-    A text setting of `page` that still holds its default in another language (and that the
-    link did not give: `?key=` is not in the URL) gets the default in the current language, e.g.
-    "The cat sat on the mat." becomes "猫坐在垫子上。" when the learner switches to 中文.
+    A text setting of `page` that still holds the default text `init_page` gave it (in another
+    language) gets the default in the current language, e.g. "The cat sat on the mat." becomes
+    "猫坐在垫子上。" when the learner switches to 中文. A value typed, restored from a pack or
+    given by a link (`?key=` sets the widget after its default was given) differs from the one
+    given, so it stays, even when it happens to be another language's default.
     # subtle: the new text is *set*, not deleted for the widget to fill in: a text box keeps
     # what the browser holds unless the server sets its value (Streamlit's set_value), and the
     # box's id does not change with its default. Setting it makes Streamlit log its "default value
     # but also set via the Session State API" warning once per process, on a switch only.
     """
-    lang = current_language()
     for key, setting in PAGES[page].items():
-        if setting.text is None or key not in st.session_state or key in st.query_params:
+        given = st.session_state.get(GIVEN_TEXT + key)
+        if setting.text is None or given is None or st.session_state.get(key) != given:
             continue
-        held, now = st.session_state[key], t(setting.text)
-        others = {CATALOGUE[other][setting.text] for other in LANGUAGES if other != lang}
-        if held != now and held in others:
-            st.session_state[key] = now
+        now = t(setting.text)
+        if now != given and key not in st.query_params:
+            st.session_state[key] = st.session_state[GIVEN_TEXT + key] = now
 
 
-def init_page(page: str) -> dict[str, Any]:
+def init_page(page: str, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A page's first call: untouched default texts follow the language (`follow_language`),
-    every key the session lacks gets its default (`state.init`); returns the defaults."""
+    every key the session lacks gets its default (`state.init`; `extra` adds or replaces
+    defaults the page works out itself); returns the defaults."""
     follow_language(page)
-    found = defaults(page)
+    found = defaults(page) | dict(extra or {})
+    texts = [k for k, s in PAGES[page].items() if s.text and k not in st.session_state]
     init(found)
+    for key in texts:
+        st.session_state[GIVEN_TEXT + key] = found[key]
     return found
 
 
