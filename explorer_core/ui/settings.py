@@ -9,10 +9,12 @@ session). tests/test_page_settings.py runs every page and checks that each widge
 declared here, so the table cannot drift from the pages.
 
 A default written in the UI language is declared by its catalogue key (`text="sim.default_a"`):
-its kind is text, its value the catalogue's in the current language. A model source whose default
-is MiniLM declares `zh=TAUGHT`: in a Chinese UI, once MiniLM + 中文 has been built on this install,
-the page opens on that model instead (a learner's own choice, in the session or a link, still wins:
-a default only fills a key the session does not hold yet).
+its kind is text, its value the catalogue's in the current language. A page opens with
+`init_page`: a default text the learner has not touched follows a language switch
+(`follow_language`); text they typed, restored or opened from a link stays. A model source whose
+default is MiniLM declares `zh=TAUGHT`: in a Chinese UI, once MiniLM + 中文 has been built on
+this install, the page opens on that model instead (a learner's own choice, in the session or a
+link, still wins: a default only fills a key the session does not hold yet).
 """
 
 from __future__ import annotations
