@@ -3,13 +3,12 @@ page's switch, and the one-line messages when jieba is missing."""
 
 from __future__ import annotations
 
+import jieba
 import pytest
 
 from explorer_core.inputs import whole_word as ww
 from explorer_core.ui.i18n import CATALOGUE
 from tests.conftest import app_test
-
-jieba = pytest.importorskip("jieba")
 
 INPUTS, TRAIN = "lessons/bert_inputs.py", "lessons/train_model.py"
 

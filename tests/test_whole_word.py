@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import builtins
 
+import jieba
 import pytest
 import torch
 
 from explorer_core.inputs import whole_word as ww
 from explorer_core.inputs.masking import IGNORE_INDEX, KEEP, MASK, NONE, RANDOM, mask_tokens
 from explorer_core.tokenization.wordpiece import WordPieceTokenizer
-
-jieba = pytest.importorskip("jieba")
 
 CHINESE = "使用语言模型来预测下一个词的概率。北京大学的学生喜欢在图书馆里学习自然语言处理。"
 VOCAB, MASK_ID = 30_522, 103

@@ -14,8 +14,6 @@ from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 from explorer_core.training.pretrain import PretrainConfig, draw_batch, tokenize_corpus
 from tests.models import write_pairs_table
 
-jieba = pytest.importorskip("jieba")
-
 
 @pytest.fixture(scope="module")
 def tokenizer() -> WordPieceTokenizer:
