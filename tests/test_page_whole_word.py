@@ -69,3 +69,11 @@ def test_train_page_without_jieba_refuses_in_one_line(monkeypatch):
     assert not at.exception, [e.message for e in at.exception]
     assert any("jieba" in e.value and "\n" not in e.value for e in at.error)
     assert at.button(key="train.start").disabled
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_bert_inputs_shows_the_benchs_dated_table(lang):
+    at = app_test(INPUTS, state={"lang": lang}, timeout=180)
+    shown = next(m.value for m in at.markdown if "bench/whole_word_masking.py" in m.value)
+    assert "2026-11-28" in shown and "--steps 2000" in shown
+    assert shown.count("\n|") >= 5  # a header, a rule and four measured rows
