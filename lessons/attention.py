@@ -15,14 +15,13 @@ from explorer_core.ui.attention.calls import (
     snapshots,
 )
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import defaults
+from explorer_core.ui.settings import init_page
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.ui.taught.views import unavailable
 from explorer_core.viz import attention as viz
 
 MODES, VIEWS = ("single", "pair", "batch"), ("head", "overview", "masks")
-DEFAULTS = defaults("lessons/attention.py")  # declared in explorer_core/ui/settings.py
-init(DEFAULTS)
+DEFAULTS = init_page("lessons/attention.py")  # declared in explorer_core/ui/settings.py
 for key, codes in (("attn.source", SOURCES), ("attn.mode", MODES), ("attn.view", VIEWS)):
     url_synced(key, codes)  # translated labels: kept in the URL as codes
 LINKED = ("attn.source", "attn.mode", "attn.view", "attn.text", "attn.a", "attn.b",

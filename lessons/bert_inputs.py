@@ -18,18 +18,18 @@ from explorer_core.ui.attention.calls import (
     pair_layout,
 )
 from explorer_core.ui.attention.inputs_views import mlm_views, tutorial_view
+from explorer_core.ui.attention.whole_word_views import whole_word_view
 from explorer_core.ui.export import download_csv
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, choices, defaults
-from explorer_core.ui.state import init, share_link, url_synced
+from explorer_core.ui.settings import bind, choices, init_page
+from explorer_core.ui.state import share_link, url_synced
 from explorer_core.viz import attention as viz
 
 LIMIT = 512  # MiniLM's positions
-DEFAULTS = defaults("lessons/bert_inputs.py")  # declared in explorer_core/ui/settings.py
-init(DEFAULTS)
+DEFAULTS = init_page("lessons/bert_inputs.py")  # declared in explorer_core/ui/settings.py
 url_synced("inputs.nsp_source", choices("inputs.nsp_source"))  # translated labels: as codes
 LINKED = ("inputs.text", "inputs.seed", "inputs.draws", "inputs.nsp_source", "inputs.nsp_seed",
-          "inputs.max_len")  # fmt: skip
+          "inputs.max_len", "inputs.wwm_text")  # fmt: skip
 
 
 def reroll() -> None:
@@ -99,4 +99,6 @@ st.dataframe(viz.layout_frame(bert_rows))
 st.caption(t("inputs.layout.caption", truncated=truncated, n=max_len, seed=nsp_seed))
 
 tutorial_view(ex, "zh" if source == "zh" else "en", max_len, nsp_seed)
+# MLM again, on Chinese: characters against whole words (last: the views above keep their order)
+whole_word_view(seed, st.session_state.get("inputs.draws", DEFAULTS["inputs.draws"]))
 share_link(LINKED, link, DEFAULTS)

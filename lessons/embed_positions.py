@@ -6,17 +6,17 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core.ui.embeddings.position_views import Sliders, beyond_trained, scheme_view
-from explorer_core.ui.embeddings.positions import rope_close_up, scheme_comparison
+from explorer_core.ui.embeddings.positions import rope_close_up, scheme_comparison, word_order_view
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, choices, defaults
-from explorer_core.ui.state import init, share_link, url_synced
+from explorer_core.ui.settings import bind, choices, init_page
+from explorer_core.ui.state import share_link, url_synced
 
 SCHEMES = choices("emb.pos.scheme")
-DEFAULTS = defaults("lessons/embed_positions.py")  # declared in explorer_core/ui/settings.py
-init(DEFAULTS)
+DEFAULTS = init_page("lessons/embed_positions.py")  # declared in explorer_core/ui/settings.py
 url_synced("emb.pos.scheme", SCHEMES)  # translated labels: kept in the URL as codes
 LINKED = ("emb.pos.length", "emb.pos.dim", "emb.pos.base", "emb.pos.clip", "emb.pos.trained",
-          "emb.pos.scheme", "emb.pos.rope", "emb.pos.pair")  # fmt: skip
+          "emb.pos.scheme", "emb.pos.rope", "emb.pos.pair", "emb.pos.order_a",
+          "emb.pos.order_b")  # fmt: skip
 
 st.title(t("emb.pos.title"))
 st.markdown(t("emb.pos.intro"))
@@ -48,4 +48,5 @@ if st.toggle(t("emb.pos.rope"), **bind("emb.pos.rope")):
 
 beyond_trained(sliders)
 scheme_comparison(SCHEMES)
+word_order_view()  # 狗咬人 / 人咬狗: a bag of token embeddings until positions are added
 share_link(LINKED, link, DEFAULTS)

@@ -15,14 +15,13 @@ from explorer_core.ui.embeddings.calls import (
 )
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, choices, defaults
-from explorer_core.ui.state import init, share_link, url_synced
+from explorer_core.ui.settings import bind, choices, init_page
+from explorer_core.ui.state import share_link, url_synced
 from explorer_core.viz import embedding as viz
 from explorer_core.viz.common import heatmap
 
 STAGES = ("token", "position", "segment", "sum", "output")
-DEFAULTS = defaults("lessons/embed_sum.py")  # declared in explorer_core/ui/settings.py
-init(DEFAULTS)
+DEFAULTS = init_page("lessons/embed_sum.py")  # declared in explorer_core/ui/settings.py
 url_synced("emb.sum.source", choices("emb.sum.source"))  # translated labels: URL codes
 LINKED = ("emb.sum.a", "emb.sum.b", "emb.sum.source", "emb.sum.seed", "emb.sum.pick",
           "emb.sum.dims", "emb.sum.overview")  # fmt: skip

@@ -16,12 +16,11 @@ from explorer_core.ui.embeddings.calls import (
 from explorer_core.ui.embeddings.token_map import token_map
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, choices, defaults
-from explorer_core.ui.state import init, share_link, url_synced
+from explorer_core.ui.settings import bind, choices, init_page
+from explorer_core.ui.state import share_link, url_synced
 from explorer_core.viz import embedding as viz
 
-DEFAULTS = defaults("lessons/embed_tokens.py")  # declared in explorer_core/ui/settings.py
-init(DEFAULTS)
+DEFAULTS = init_page("lessons/embed_tokens.py")  # declared in explorer_core/ui/settings.py
 url_synced("emb.tokens.source", choices("emb.tokens.source"))  # translated labels: URL codes
 LINKED = ("emb.tokens.text", "emb.tokens.source", "emb.tokens.dim", "emb.tokens.seed",
           "emb.tokens.pick", "emb.tokens.map", "emb.tokens.k")  # fmt: skip

@@ -7,13 +7,12 @@ import streamlit as st
 
 from explorer_core.ui.encoder import calls, layers_views, views
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, defaults
+from explorer_core.ui.settings import bind, init_page
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.ui.taught.views import unavailable
 
 VIEWS = ("layer", "mixing", "stack", "contexts", "decoder")
-DEFAULTS = defaults("lessons/encoder.py")  # declared in explorer_core/ui/settings.py
-init(DEFAULTS)
+DEFAULTS = init_page("lessons/encoder.py")  # declared in explorer_core/ui/settings.py
 for key, codes in (("enc.source", calls.SOURCES), ("enc.view", VIEWS)):
     url_synced(key, codes)  # translated labels: kept in the URL as codes
 LINKED = ("enc.source", "enc.view", "enc.text", "enc.layer", "enc.token", "enc.edit", "enc.set",

@@ -10,15 +10,14 @@ import streamlit as st
 
 from explorer_core.ui.export import download_json
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, choices, defaults
+from explorer_core.ui.settings import bind, choices, init_page
 from explorer_core.ui.similarity import calls, views
-from explorer_core.ui.state import init, share_link, url_synced
+from explorer_core.ui.state import share_link, url_synced
 from explorer_core.ui.taught.views import not_built
 from explorer_core.ui.training import calls as ui
 
 VIEWS, POOLING_MODES = choices("sim.view"), choices("sim.pooling")
-DEFAULTS = defaults("lessons/similarity.py")  # declared in explorer_core/ui/settings.py
-init(DEFAULTS)
+DEFAULTS = init_page("lessons/similarity.py")  # declared in explorer_core/ui/settings.py
 for key in ("sim.pooling", "sim.view", "sim.model", "sim.split"):
     url_synced(key, choices(key))  # translated labels: kept in the URL as codes
 LINKED = ("sim.a", "sim.b", "sim.pooling", "sim.view", "sim.model", "sim.list", "sim.query",

@@ -9,15 +9,14 @@ from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.files import tables
 from explorer_core.ui.export import download_csv, download_json
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import defaults
+from explorer_core.ui.settings import init_page
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.ui.tokens import calls as cache
 from explorer_core.ui.tokens import views
 from explorer_core.viz import tokens as viz
 
 sources = cache.available_sources()
-DEFAULTS = defaults("lessons/tokenizer_encode.py") | {"tok.encode.source": sources[0]}
-init(DEFAULTS)
+DEFAULTS = init_page("lessons/tokenizer_encode.py", {"tok.encode.source": sources[0]})
 cache.follow_lab("tok.encode.source")  # a tokenizer just trained in the Lab is shown first
 url_synced("tok.encode.source", sources)
 LINKED = ("tok.encode.text", "tok.encode.source", "tok.encode.specials", "tok.encode.compare")

@@ -7,11 +7,10 @@ import streamlit as st
 from explorer_core.inputs.datasets import builtin_corpus
 from explorer_core.tokenization.base import VocabTooSmall
 from explorer_core.ui.i18n import t
-from explorer_core.ui.settings import bind, choices, defaults
+from explorer_core.ui.settings import bind, choices, init_page
 from explorer_core.ui.state import (
     SHARED_TOKENIZER,
     SHARED_TOKENIZER_NAME,
-    init,
     share_link,
     url_synced,
 )
@@ -24,8 +23,7 @@ PLAY_SECONDS = 0.8  # one scrubber step per tick while playing
 SOURCES, LANGS = choices("tok.train.source"), choices("tok.train.lang")
 ALGORITHMS = choices("tok.train.algo")
 
-DEFAULTS = defaults("lessons/tokenizer_train.py")  # declared in explorer_core/ui/settings.py
-init(DEFAULTS)
+DEFAULTS = init_page("lessons/tokenizer_train.py")  # declared in explorer_core/ui/settings.py
 for key, codes in (
     ("tok.train.source", SOURCES), ("tok.train.lang", LANGS), ("tok.train.algo", ALGORITHMS)
 ):  # fmt: skip

@@ -38,7 +38,7 @@ DEFAULTS = defaults("lessons/train_model.py") | {
 init(DEFAULTS)
 LINKED = ("train.kind", "train.data", "train.tok", "train.algo", "train.vocab_size", "train.preset",
           "train.objective", "train.edit", "train.max_length", "train.seed", "train.pre_steps",
-          "train.fine_steps", "train.budget", *SIZE_KEYS)  # fmt: skip
+          "train.fine_steps", "train.budget", "train.whole_word", *SIZE_KEYS)  # fmt: skip
 
 # subtle: a widget's value is dropped when a run does not draw it (edit toggle off, another
 # objective or tokenizer source); writing each value back keeps the learner's choice.

@@ -134,7 +134,10 @@ def test_predict_the_masking_hides_the_draw_then_grades_each_token():
 
 
 def test_predict_the_masking_in_chinese():
-    at = app_test(PAGE, state={"inputs.predict": True, "inputs.seed": 0})
+    # the sentence as the learner's own: an untouched default would follow the switch to Chinese
+    # (settings.follow_language) and the answers would belong to another sentence
+    english = "The quick brown fox jumps over the lazy dog near the quiet river bank."
+    at = app_test(PAGE, state={"inputs.predict": True, "inputs.seed": 0, "inputs.text": english})
     for widget in answer_widgets(at):
         widget.set_value("keep")
     at.run()

@@ -119,3 +119,30 @@ def test_learned_reaches_keeps_the_random_state_and_imports_no_compiler():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-500:]
+
+
+def test_word_order_same_bag_different_inputs_by_hand():
+    """ids [5, 6, 7] against [7, 6, 5] with one-hot-ish tables: the same bag (gap 0); 6 keeps
+    position 1 (distance 0); 5 and 7 swap positions 0 and 2: |P0 - P2| = |(1,0) - (0,1)| = √2."""
+    tokens = torch.zeros(10, 2)
+    tokens[5], tokens[6], tokens[7] = torch.tensor([3.0, 0]), torch.tensor([0, 4.0]), 1.0
+    positions = torch.tensor([[1.0, 0], [0.5, 0.5], [0, 1.0]])
+    found = pa.word_order(tokens, positions, [5, 6, 7], [7, 6, 5])
+    assert found.same_bag and found.bag_gap == 0.0
+    root2 = pytest.approx(math.sqrt(2))
+    assert found.moved == ((5, 0, 2, root2), (6, 1, 1, 0.0), (7, 2, 0, root2))
+    # x_A[0] - x_B[0] = (E5 + P0) - (E7 + P0) = (3,0) - (1,1) = (2,-1): |.| = √5, the largest
+    assert found.input_gap == pytest.approx(math.sqrt(5))
+
+
+def test_word_order_names_tell_unknown_tokens_apart_and_other_words_differ():
+    tokens, positions = torch.randn(10, 4), torch.randn(8, 4)
+    by_id = pa.word_order(tokens, positions, [1, 1, 2], [2, 1, 1])  # two [UNK]s look alike
+    named = pa.word_order(tokens, positions, [1, 1, 2], [2, 1, 1], ["狗", "咬", "人"],
+                          ["人", "咬", "狗"])  # fmt: skip
+    assert [(i, j) for _, i, j, _ in by_id.moved] == [(0, 1), (1, 2), (2, 0)]
+    assert [(i, j) for _, i, j, _ in named.moved] == [(0, 2), (1, 1), (2, 0)]
+    other = pa.word_order(tokens, positions, [1, 2], [1, 3])
+    assert not other.same_bag and other.bag_gap > 0
+    with pytest.raises(ValueError, match="positions"):
+        pa.word_order(tokens, positions, list(range(9)), [1])

@@ -131,8 +131,10 @@ def test_the_warm_up_goes_on_when_nobody_opens_a_page(monkeypatch):
 def test_the_warm_up_runs_the_attention_pages_default_sentence():
     from explorer_core.ui import settings
     from explorer_core.ui.attention.calls import DEFAULT_TEXT
+    from explorer_core.ui.i18n import CATALOGUE
 
-    assert settings.declared()["attn.text"].default == DEFAULT_TEXT
+    assert CATALOGUE["en"][settings.declared()["attn.text"].text] == DEFAULT_TEXT
+    assert DEFAULT_TEXT == "The cat sat on the mat because it was tired."
 
 
 def test_the_warm_up_can_be_turned_off(monkeypatch):

@@ -1,5 +1,6 @@
 """What the Position encodings page plots: similarity of positions under each scheme, RoPE's
-rotation of one pair, its frequency spectrum and its long-range decay.
+rotation of one pair, its frequency spectrum and its long-range decay; and word order: the same
+tokens in two orders, a bag before positions are added and two different inputs after.
 
 Every function is computed with the encodings of `explorer_core.bert.positional`, so the page
 shows the same numbers the model uses.
@@ -8,6 +9,7 @@ shows the same numbers the model uses.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import torch
 from torch import Tensor
@@ -150,3 +152,54 @@ def learned_reaches(max_len: int, length: int) -> bool:
     except ValueError:
         return False
     return True
+
+
+@dataclass(frozen=True)
+class WordOrder:
+    """Two orders of the same tokens, before and after positions are added (`word_order`)."""
+
+    same_bag: bool  # the two id lists hold the same ids, as many times each
+    bag_gap: float  # |Σ E[a] - Σ E[b]|: 0 when the bags are the same
+    input_gap: float  # the largest |x_A[t] - x_B[t]| over positions t, x = E[id] + P[t]
+    moved: tuple[tuple[int, int, int, float], ...]  # (id, position in A, in B, |P[i] - P[j]|)
+
+
+def word_order(
+    token_table: Tensor, position_table: Tensor, ids_a: list[int], ids_b: list[int],
+    names_a: list[str] | None = None, names_b: list[str] | None = None,
+) -> WordOrder:  # fmt: skip
+    """Compare two token orders with token embeddings `token_table` (V, H) and position
+    embeddings `position_table` (L, H).
+
+    Token embeddings alone are a bag: "狗 咬 人" and "人 咬 狗" look up the same three rows, so any
+    order-free view of them (their sum, their set) is the same. Adding P[t] makes each row depend
+    on where it stands: a token that moved from position i to j differs by |P[i] - P[j]|.
+    Matching: the k-th occurrence of a token in A goes with its k-th occurrence in B, tokens named
+    by `names_a` / `names_b` when given (the text they cover: two [UNK]s are different characters).
+    Worked example: ids [5, 6, 7] and [7, 6, 5]: same bag (gap 0); 5 moved 0 -> 2, 6 stayed, 7
+    moved 2 -> 0, so `moved` lists (5, 0, 2, d), (6, 1, 1, 0.0), (7, 2, 0, d) with d = |P0 - P2|.
+    """
+    if not ids_a or not ids_b:
+        raise ValueError("both orders need at least one token")
+    if max(len(ids_a), len(ids_b)) > position_table.shape[0]:
+        raise ValueError(
+            f"at most {position_table.shape[0]} tokens: the model has no more positions"
+        )
+    token_a, token_b = token_table[ids_a].double(), token_table[ids_b].double()  # (Ta, H), (Tb, H)
+    bag_gap = float((token_a.sum(0) - token_b.sum(0)).norm())
+    positions = position_table.double()
+    width = min(len(ids_a), len(ids_b))
+    inputs_a = token_a[:width] + positions[:width]  # (T, H)
+    inputs_b = token_b[:width] + positions[:width]
+    input_gap = float((inputs_a - inputs_b).norm(dim=-1).max())
+    keys_a, keys_b = names_a or ids_a, names_b or ids_b
+    seen: dict[object, list[int]] = {}
+    for j, key in enumerate(keys_b):
+        seen.setdefault(key, []).append(j)
+    moved = []
+    for i, key in enumerate(keys_a):
+        if seen.get(key):
+            j = seen[key].pop(0)
+            moved.append((ids_a[i], i, j, float((positions[i] - positions[j]).norm())))
+    same = sorted(ids_a) == sorted(ids_b)
+    return WordOrder(same, bag_gap, input_gap, tuple(moved))

@@ -3,7 +3,8 @@
     python -m explorer_core train sts --train pairs.tsv [--dev FILE] [--test FILE]
         [--format chinese-sts|table] [--init fresh|minilm|DIR]
         [--tokenizer DIR | --tokenizer-algo ALGO --vocab-size N] [--keep-case]
-        [--preset tiny|small|tutorial] [--pretrain-corpus FILE] [--time-budget SECONDS]
+        [--preset tiny|small|tutorial] [--pretrain-corpus FILE [--whole-word]]
+        [--time-budget SECONDS]
         [--steps N] [--seed S] [--dropout P] [--loss cosine|cosent] [--[no-]in-batch-negatives]
         [--device auto|cpu|cuda] --out DIR [--json]
 
@@ -13,7 +14,8 @@ own WordPiece tokenizer and mean pooling, at a small learning rate (2e-5), witho
 Otherwise --tokenizer takes a folder saved by the Tokenizer Lab or one holding a BERT `vocab.txt`
 (e.g. bert-base-chinese's); or a tokenizer of --tokenizer-algo is trained on the training sentences
 (lower-cased unless --keep-case). With --pretrain-corpus the model is first pre-trained with MLM +
-NSP on that text (40% of the time budget), then fine-tuned.
+NSP on that text (40% of the time budget), then fine-tuned; --whole-word masks whole words there
+(jieba's words in Chinese text, a word and its ## pieces elsewhere: inputs/whole_word.py).
 
 While it trains, progress lines (step, loss, dev Spearman, time left) go to stderr; at the end the
 report goes to stdout: `key: value` lines, or with --json exactly one JSON object with `steps`,
@@ -66,6 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sts.add_argument("--pretrain-corpus",
                      help="text file for MLM + NSP pre-training first "
                           f"({d.PRETRAIN_SHARE * 100:g}%% of --time-budget)")  # fmt: skip
+    sts.add_argument("--whole-word", action="store_true",
+                     help="pre-training masks whole words (Chinese: jieba's words)")  # fmt: skip
     sts.add_argument("--time-budget", type=float,
                      help="seconds of training in total (default: none from scratch, "
                           f"{d.PRETRAINED_SECONDS:g} for --init minilm or a folder)")  # fmt: skip
@@ -104,6 +108,7 @@ def add_device_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from explorer_core.inputs.whole_word import SegmenterMissing
     from explorer_core.training import devices
     from explorer_core.training.jobs import StsJob, run_sts_job
 
@@ -116,11 +121,12 @@ def run(args: argparse.Namespace) -> int:
             pretrain_corpus=_path(args.pretrain_corpus), time_budget=args.time_budget,
             steps=args.steps, seed=args.seed, out=Path(args.out), init=args.init, device=device,
             dropout=args.dropout, in_batch_negatives=args.in_batch_negatives, loss=args.loss,
+            whole_word=args.whole_word,
         )  # fmt: skip
         start = time.perf_counter()
         ranks = devices.world()
         report = run_sts_job(job, progress=Progress.factory(sys.stderr) if ranks.main else None)
-    except (ValueError, OSError) as err:
+    except (ValueError, OSError, SegmenterMissing) as err:
         print(f"error: {' '.join(str(err).split())}", file=sys.stderr)
         return 2
     finally:

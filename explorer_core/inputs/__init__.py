@@ -9,6 +9,7 @@ Read in this order:
                  `BertVocab.encode(tokenizer, texts, pairs)` gives `rows` for texts.
 3. `pairs`       next-sentence-prediction pairs (50% real next sentence) and the NSP batch.
 4. `masking`     the masked-language-model draw: 15% selected, then 80 / 10 / 10.
+   `whole_word`  the same with whole words chosen (jieba's words for Chinese, ## pieces otherwise).
 5. `datasets`    the built-in bilingual corpus and scored sentence pairs (`resources/`).
 6. `sts_format`  reading scored sentence pairs (STS) from ChineseSTS or headed TSV/CSV files.
 7. `parallel`    sentences and their translations (English<TAB>Chinese), for distillation.

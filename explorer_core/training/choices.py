@@ -63,6 +63,7 @@ class TrainChoices:
     eval_every: int = 25
     snapshot_every: int = 25
     seed: int = 0
+    whole_word: bool = False  # pre-training masks whole words (jieba's words in Chinese)
 
     def __post_init__(self) -> None:
         get_preset(self.preset)
@@ -200,7 +201,8 @@ def build_plan(
         pretrain = PretrainConfig(
             steps=int(choices.pretrain_steps), time_budget=budget * share if budget else None,
             max_length=2 * choices.max_length,
-            eval_every=_eval_every(choices.eval_every, choices.pretrain_steps), **common,
+            eval_every=_eval_every(choices.eval_every, choices.pretrain_steps),
+            whole_word=choices.whole_word, **common,
         )  # fmt: skip
     finetune = None
     if fine_tuning:

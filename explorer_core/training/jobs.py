@@ -58,6 +58,7 @@ class StsJob:
     preset: str = "tiny"
     pretrain_corpus: Path | None = None
     pretrain_on_pairs: bool = False  # also pre-train (MLM + NSP) on the training pairs' sentences
+    whole_word: bool = False  # pre-training masks whole words (jieba's words in Chinese)
     time_budget: float | None = None
     steps: int | None = None
     seed: int = 0
@@ -152,6 +153,8 @@ def build_plan(
     if job.pretrain_on_pairs:
         corpus += [f"{p.sentence1}\t{p.sentence2}" for p in parts["train"] if p.score >= 2.5]
     pretraining = bool(corpus)
+    if job.whole_word and not pretraining:
+        raise ValueError("--whole-word masks words for pre-training: give --pretrain-corpus too")
     pre_budget, fine_budget = _budgets(job, pretraining, base is not None)
     negatives = job.in_batch_negatives
     if negatives is None:
@@ -159,7 +162,8 @@ def build_plan(
     loss = job.loss or (SCRATCH_LOSS if base is None else "cosine")
     common = {"seed": job.seed, "batch_size": preset.batch_size}
     pretrain = job.pretrain or (
-        PretrainConfig(learning_rate=preset.learning_rate, **common, **pre_budget)
+        PretrainConfig(learning_rate=preset.learning_rate, whole_word=job.whole_word, **common,
+                       **pre_budget)  # fmt: skip
         if pretraining else None
     )  # fmt: skip
     finetune = job.finetune or FinetuneConfig(

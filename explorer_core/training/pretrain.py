@@ -8,7 +8,9 @@ pairs and new masks every step, as RoBERTa's "dynamic masking"):
    tab, ``A<TAB>B``, is a ready-made IsNext pair (its two halves);
 2. ``[CLS] A [SEP] B [SEP]`` with segment ids 0 / 1, cut to fit `max_length` as transformers'
    "longest_first" (`explorer_core.inputs.rows`);
-3. MLM: `explorer_core.inputs.masking.mask_tokens` hides 15% of the non-special tokens (80/10/10).
+3. MLM: `explorer_core.inputs.masking.mask_tokens` hides 15% of the non-special tokens (80/10/10);
+   with ``whole_word=True`` `explorer_core.inputs.whole_word.mask_whole_words` chooses whole words
+   instead (jieba's words in Chinese, a word and its ## pieces elsewhere).
 
 The loss is MLM + NSP (`BertForPreTraining`). With ``nsp=False`` the rows are ``[CLS] A [SEP]``
 and only MLM is trained.
@@ -31,7 +33,9 @@ from torch import nn
 
 from explorer_core.bert.heads import IGNORE_INDEX, BertForPreTraining
 from explorer_core.inputs.masking import mask_tokens
+from explorer_core.inputs.rows import BertRows, build_rows
 from explorer_core.inputs.vocab import BertVocab
+from explorer_core.inputs.whole_word import SPECIAL, mask_whole_words, text_word_starts
 from explorer_core.tokenization import Tokenizer
 from explorer_core.training.devices import module_device, world, wrap
 from explorer_core.training.loop import (
@@ -48,6 +52,7 @@ from explorer_core.training.loop import (
 class PretrainConfig(LoopConfig):
     mlm_probability: float = 0.15  # BERT's share of tokens to predict
     nsp: bool = True  # also train next-sentence prediction on sentence pairs
+    whole_word: bool = False  # choose whole words to mask (Chinese words need jieba)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -62,6 +67,7 @@ class PairCorpus:
     lines: tuple[tuple[int, ...], ...]
     next_of: tuple[int, ...]  # index of the line that follows line i, or -1 (end of a text)
     starts: tuple[int, ...]  # lines that have a follower (candidates for A)
+    word_starts: tuple[tuple[int, ...], ...] = ()  # per line: whole_word.word_starts codes
 
 
 def corpus_lines(corpus: str | Sequence[str]) -> list[list[str]]:
@@ -86,21 +92,28 @@ def corpus_lines(corpus: str | Sequence[str]) -> list[list[str]]:
 
 
 def tokenize_corpus(
-    tokenizer: Tokenizer, vocab: BertVocab, corpus: str | Sequence[str]
+    tokenizer: Tokenizer, vocab: BertVocab, corpus: str | Sequence[str], whole_word: bool = False
 ) -> PairCorpus:
-    """Encode every line once; link each line to the next line of the same text."""
+    """Encode every line once; link each line to the next line of the same text. `whole_word`
+    also keeps each line's word starts (`whole_word.word_starts`; jieba for Chinese lines)."""
     lines: list[tuple[int, ...]] = []
     next_of: list[int] = []
+    words: list[tuple[int, ...]] = []
+    drop = (vocab.cls_id, vocab.sep_id, vocab.pad_id)  # as `BertVocab.content_ids`
     for text in corpus_lines(corpus):
-        rows = [tuple(vocab.content_ids(tokenizer, line)) for line in text]
-        rows = [r for r in rows if r]
-        for j, row in enumerate(rows):
+        if whole_word:
+            encoded = [text_word_starts(tokenizer, line, drop) for line in text]
+        else:
+            encoded = [(vocab.content_ids(tokenizer, line), []) for line in text]
+        encoded = [(tuple(ids), tuple(codes)) for ids, codes in encoded if ids]
+        for j, (row, codes) in enumerate(encoded):
             lines.append(row)
-            next_of.append(len(lines) if j + 1 < len(rows) else -1)
+            words.append(codes)
+            next_of.append(len(lines) if j + 1 < len(encoded) else -1)
     if not lines:
         raise ValueError("The pre-training corpus is empty: give at least a few lines of text")
     starts = tuple(i for i, n in enumerate(next_of) if n >= 0)
-    return PairCorpus(tuple(lines), tuple(next_of), starts)
+    return PairCorpus(tuple(lines), tuple(next_of), starts, tuple(words) if whole_word else ())
 
 
 def draw_batch(
@@ -114,17 +127,32 @@ def draw_batch(
     others = torch.randint(len(corpus.lines), (config.batch_size,), generator=generator).tolist()
     first, second, nsp = [], [], []
     for pick, coin, other in zip(picks, coins, others, strict=True):
-        first.append(corpus.lines[pool[pick]])
+        first.append(pool[pick])
         if use_nsp:
             is_next = coin < 0.5
-            second.append(corpus.lines[corpus.next_of[pool[pick]] if is_next else other])
+            second.append(corpus.next_of[pool[pick]] if is_next else other)
             nsp.append(0 if is_next else 1)
-    rows = vocab.rows(first, second if use_nsp else None, max_length=config.max_length)
+
+    def layout(table: Sequence[Sequence[int]], cls_id: int, sep_id: int, pad_id: int) -> BertRows:
+        return build_rows(
+            [table[i] for i in first], [table[i] for i in second] if use_nsp else None,
+            cls_id=cls_id, sep_id=sep_id, pad_id=pad_id, max_length=config.max_length,
+        )  # fmt: skip
+
+    rows = layout(corpus.lines, vocab.cls_id, vocab.sep_id, vocab.pad_id)  # = vocab.rows(...)
     ids, mask, types = rows.input_ids, rows.attention_mask, rows.token_type_ids  # (B, T) each
-    masked = mask_tokens(
-        ids, vocab_size=vocab.size, special_ids=vocab.special_ids, mask_id=vocab.mask_id,
-        generator=generator, mlm_probability=config.mlm_probability,
-    )  # fmt: skip
+    if config.whole_word and corpus.word_starts:
+        # subtle: the word codes are laid out by the same builder, so truncation cuts them alike
+        codes = layout(corpus.word_starts, SPECIAL, SPECIAL, SPECIAL).input_ids
+        masked = mask_whole_words(
+            ids, codes, vocab_size=vocab.size, mask_id=vocab.mask_id, generator=generator,
+            mlm_probability=config.mlm_probability,
+        )  # fmt: skip
+    else:
+        masked = mask_tokens(
+            ids, vocab_size=vocab.size, special_ids=vocab.special_ids, mask_id=vocab.mask_id,
+            generator=generator, mlm_probability=config.mlm_probability,
+        )  # fmt: skip
     labels = masked.labels
     if not bool((labels != -100).any()):  # subtle: a batch with nothing to predict has no loss
         labels = labels.clone()
@@ -157,7 +185,7 @@ def pretrain(
         raise ValueError(
             f"The model has {model.config.vocab_size} ids; the tokenizer needs {vocab.size}"
         )
-    data = tokenize_corpus(tokenizer, vocab, corpus)
+    data = tokenize_corpus(tokenizer, vocab, corpus, whole_word=config.whole_word)
     generator = torch.Generator().manual_seed(config.seed)
     held_out = draw_batch(data, vocab, config, torch.Generator().manual_seed(config.seed + 10_007))
     segments = model.config.type_vocab_size > 0

@@ -9,17 +9,21 @@ session). tests/test_page_settings.py runs every page and checks that each widge
 declared here, so the table cannot drift from the pages.
 
 A default written in the UI language is declared by its catalogue key (`text="sim.default_a"`):
-its kind is text, its value the catalogue's in the current language. A model source whose default
-is MiniLM declares `zh=TAUGHT`: in a Chinese UI, once MiniLM + 中文 has been built on this install,
-the page opens on that model instead (a learner's own choice, in the session or a link, still wins:
-a default only fills a key the session does not hold yet).
+its kind is text, its value the catalogue's in the current language. A page opens with
+`init_page`: a default text the learner has not touched follows a language switch
+(`follow_language`); text they typed, restored or opened from a link stays. A model source whose
+default is MiniLM declares `zh=TAUGHT`: in a Chinese UI, once MiniLM + 中文 has been built on
+this install, the page opens on that model instead (a learner's own choice, in the session or a
+link, still wins: a default only fills a key the session does not hold yet).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import streamlit as st
 
 from explorer_core.bert.config import (
     POOLING_MODES,
@@ -29,7 +33,7 @@ from explorer_core.tokenization import ALGORITHMS
 from explorer_core.training.presets import PRESETS
 from explorer_core.ui.export import FORMAT_KEY, IMAGE_FORMATS
 from explorer_core.ui.i18n import LANG_KEY, LANGUAGES, current_language, t
-from explorer_core.ui.state import bound
+from explorer_core.ui.state import bound, init
 
 # subtle: declared here, not imported from ui.tokenizer_lab.calls: that pulls in the tokenizer
 # trainers and numba (~0.3 s), and every first page of a fresh server (the home page's lesson-pack
@@ -118,6 +122,8 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("emb.pos.scheme", "sinusoidal", choices=("sinusoidal", "learned", "relative", "rotary")),
         S("emb.pos.rope", False),  # three more charts: on a page switch, ~170 ms of the browser
         S("emb.pos.pair", 4),  # a frequency pair: its range is the width (dim // 2 - 1)
+        S("emb.pos.order_a", text="emb.pos.default_order_a"),  # word order: 狗咬人
+        S("emb.pos.order_b", text="emb.pos.default_order_b"),  # 人咬狗
     ),
     "lessons/embed_sum.py": _table(
         S("emb.sum.a", text="emb.sum.default_a"),
@@ -132,10 +138,10 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("attn.source", "pretrained", choices=SOURCES, zh=TAUGHT),
         S("attn.mode", "single", choices=("single", "pair", "batch")),
         S("attn.view", "head", choices=("head", "overview", "masks")),
-        S("attn.text", "The cat sat on the mat because it was tired."),
-        S("attn.a", "The cat sat on the mat."),
-        S("attn.b", "It fell asleep in the sun."),
-        S("attn.batch", "The cat sat.\nA dog barked at the mailman all morning.\nHello!"),
+        S("attn.text", text="attn.default_text"),
+        S("attn.a", text="attn.default_a"),
+        S("attn.b", text="attn.default_b"),
+        S("attn.batch", text="attn.default_batch"),
         S("attn.causal", False),
         S("attn.row", 0),  # a row of the batch
         S("attn.layer", 1),  # 1 .. the model's layers
@@ -152,25 +158,21 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("enc.token", 1),  # a token position: its range is the sentence
         S("enc.edit", text="enc.default_edit"),  # the decoder view's edited sentence
         S("enc.set", "bank", choices=("bank", "apple", "da", "own"), zh="apple"),  # 苹果
-        S("enc.own", "The bank raised its rates.\nWe fished from the bank of the river."),
-        S("enc.word", "bank"),
+        S("enc.own", text="enc.default_own"),
+        S("enc.word", text="enc.default_word"),
         S("enc.standardize", False),
         S("enc.en", "The weather is nice today."),  # MiniLM + 中文: a sentence and its translation
         S("enc.zh", "今天天气很好。"),
         S("enc.predict", False),
     ),
     "lessons/bert_inputs.py": _table(
-        S("inputs.text", "The quick brown fox jumps over the lazy dog near the quiet river bank."),
+        S("inputs.text", text="inputs.default_text"),
         S("inputs.seed", 0, span=SEEDS),
         S("inputs.draws", 1000, choices=(10, 100, 1000, 5000)),
         S("inputs.nsp_source", "en", choices=("en", "zh", "own")),
         S("inputs.nsp_seed", 0, span=SEEDS),
-        S(
-            "inputs.pairs",
-            "The cat sat on the mat.\tThen it fell asleep.\n"
-            "Rain fell all night.\tThe streets were wet in the morning.\n"
-            "She opened the book.\tThe first page was blank.",
-        ),  # fmt: skip
+        S("inputs.pairs", text="inputs.default_pairs"),
+        S("inputs.wwm_text", text="inputs.default_wwm_text"),  # whole-word masking's text
         S("inputs.max_len", 24, span=(8, 64)),
         S("inputs.example", 0),  # a pair of the list
         S("inputs.predict", False),
@@ -190,6 +192,7 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("train.fine_steps", 300, span=STEPS),
         S("train.budget", 90, span=(0, 3600)),
         S("train.seed", 0, span=SEEDS),
+        S("train.whole_word", False),  # pre-training masks whole words (jieba's, in Chinese)
         S("train.start_from", "fresh", choices=("fresh", "session", "minilm")),  # ui.training
         # the model sizes: the chosen preset's (Tiny's here)
         S("train.hidden", TINY.hidden_size, span=(8, 1024)),
@@ -257,6 +260,44 @@ def choices(key: str) -> tuple[Any, ...]:
 def defaults(page: str) -> dict[str, Any]:
     """The page's defaults now (translated texts in the current UI language)."""
     return {key: setting.value() for key, setting in PAGES[page].items()}
+
+
+GIVEN_TEXT = "_default_text."  # + key: the default text init_page gave the key (untouched since)
+
+
+def follow_language(page: str) -> None:
+    """An untouched default text follows the UI language; text the learner typed stays.
+
+    A text setting of `page` that still holds the default text `init_page` gave it (in another
+    language) gets the default in the current language, e.g. "The cat sat on the mat." becomes
+    "猫坐在垫子上。" when the learner switches to 中文. A value typed, restored from a pack or
+    given by a link (`?key=` sets the widget after its default was given) differs from the one
+    given, so it stays, even when it happens to be another language's default.
+    # subtle: the new text is *set*, not deleted for the widget to fill in: a text box keeps
+    # what the browser holds unless the server sets its value (Streamlit's set_value), and the
+    # box's id does not change with its default. Setting it makes Streamlit log its "default value
+    # but also set via the Session State API" warning once per process, on a switch only.
+    """
+    for key, setting in PAGES[page].items():
+        given = st.session_state.get(GIVEN_TEXT + key)
+        if setting.text is None or given is None or st.session_state.get(key) != given:
+            continue
+        now = t(setting.text)
+        if now != given and key not in st.query_params:
+            st.session_state[key] = st.session_state[GIVEN_TEXT + key] = now
+
+
+def init_page(page: str, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A page's first call: untouched default texts follow the language (`follow_language`),
+    every key the session lacks gets its default (`state.init`; `extra` adds or replaces
+    defaults the page works out itself); returns the defaults."""
+    follow_language(page)
+    found = defaults(page) | dict(extra or {})
+    texts = [k for k, s in PAGES[page].items() if s.text and k not in st.session_state]
+    init(found)
+    for key in texts:
+        st.session_state[GIVEN_TEXT + key] = found[key]
+    return found
 
 
 def bind(

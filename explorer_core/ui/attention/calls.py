@@ -24,7 +24,7 @@ from explorer_core.inputs.pairs import NspExample, consecutive_pairs
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
 from explorer_core.ui import settings
-from explorer_core.ui.i18n import t
+from explorer_core.ui.i18n import CATALOGUE, DEFAULT_LANGUAGE, t
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer, taught
 from explorer_core.ui.state import SHARED_MODEL
 from explorer_core.ui.taught.views import NOT_BUILT
@@ -32,9 +32,9 @@ from explorer_core.ui.taught.views import NOT_BUILT
 SOURCES = settings.SOURCES  # fresh / trained / pretrained / taught
 
 FRESH_SEED = 0
-# The Attention page's default sentence (declared in ui/settings.py; a test checks they agree),
+# The Attention page's English default sentence (its catalogue text, declared in ui/settings.py),
 # which the warm-up runs MiniLM on.
-DEFAULT_TEXT = "The cat sat on the mat because it was tired."
+DEFAULT_TEXT = CATALOGUE[DEFAULT_LANGUAGE]["attn.default_text"]
 
 
 class SourceUnavailable(RuntimeError):
@@ -267,3 +267,61 @@ def pair_layout(
         "next_sentence_label": [example.label] + [""] * (max_length - 1),
     }  # fmt: skip
     return rows, enc.truncated[0]
+
+
+@dataclass(frozen=True)
+class WholeWordDraw:
+    """One text masked both ways with one seed: characters (15% of tokens) and whole words."""
+
+    words: list[str]  # jieba's words of the text (the segmenter's own output)
+    pieces: list[str]  # [CLS], the text each token covers, [SEP]
+    kinds: dict[str, list[int]]  # "char" / "word": 0 none, 1 mask, 2 random, 3 keep, 4 special
+    shown: dict[str, list[str]]  # what the model sees under each
+    chosen_words: int  # words chosen whole under whole-word masking
+    shares: dict[str, dict[str, float]]  # scheme -> kind -> share of the text's tokens over draws
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def whole_word_draw(text: str, seed: int, draws: int) -> WholeWordDraw:
+    """`text` (MiniLM's tokens) masked once per scheme with `seed`, and the shares of each kind
+    over `draws` draws. Raises whole_word.SegmenterMissing when jieba is not installed."""
+    from explorer_core.inputs.whole_word import (
+        SPECIAL,
+        mask_whole_words,
+        segment,
+        text_word_starts,
+        word_groups,
+    )
+
+    tokenizer = minilm_tokenizer()
+    vocab = BertVocab.of(tokenizer)
+    words = segment(text)
+    content, codes = text_word_starts(tokenizer, text, drop=(vocab.cls_id, vocab.sep_id))
+    pieces = ["[CLS]", *(text[t.start : t.end] for t in tokenizer.explain(text)
+                         if t.id not in (vocab.cls_id, vocab.sep_id)), "[SEP]"]  # fmt: skip
+    ids = torch.tensor(vocab.row_ids(content))
+    starts = torch.tensor([SPECIAL, *codes, SPECIAL])
+
+    def char(rows: torch.Tensor, generator: torch.Generator):  # [UNK] may be chosen: it is text
+        return mask_tokens(rows, vocab_size=vocab.size, special_ids=vocab.special_ids,
+                           mask_id=vocab.mask_id, generator=generator)  # fmt: skip
+
+    def word(rows: torch.Tensor, generator: torch.Generator):
+        return mask_whole_words(rows, starts.expand_as(rows), vocab_size=vocab.size,
+                                mask_id=vocab.mask_id, generator=generator)  # fmt: skip
+
+    kinds, shown, shares = {}, {}, {}
+    for name, scheme in (("char", char), ("word", word)):
+        once = scheme(ids, torch.Generator().manual_seed(seed))
+        kinds[name] = [4 if c < 0 else k for c, k in zip(starts.tolist(), once.kinds.tolist(),
+                                                          strict=True)]  # fmt: skip
+        names = token_strings(tokenizer, once.input_ids.tolist())
+        shown[name] = [pieces[i] if k in (0, 3, 4) else names[i]
+                       for i, k in enumerate(kinds[name])]  # fmt: skip
+        many = scheme(ids.expand(draws, -1).contiguous(), torch.Generator().manual_seed(seed))
+        eligible = draws * int((starts >= 0).sum())
+        shares[name] = {kind: int((many.kinds == code).sum()) / eligible
+                        for code, kind in ((1, "mask"), (2, "random"), (3, "keep"))}  # fmt: skip
+    first_kinds = kinds["word"]
+    chosen = sum(first_kinds[g[0]] not in (0, 4) for g in word_groups(starts.tolist()))
+    return WholeWordDraw(words, pieces, kinds, shown, chosen, shares)

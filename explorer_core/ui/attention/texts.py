@@ -262,11 +262,19 @@ ZH = {
 }
 
 EN |= {
+    "attn.default_text": "The cat sat on the mat because it was tired.",
+    "attn.default_a": "The cat sat on the mat.",
+    "attn.default_b": "It fell asleep in the sun.",
+    "attn.default_batch": "The cat sat.\nA dog barked at the mailman all morning.\nHello!",
     "attn.dl.all": "Every weight (JSON)",
     "attn.dl.head": "This head (CSV)",
     "attn.dl.cell": "This dot product (CSV)",
 }
 ZH |= {
+    "attn.default_text": "猫坐在垫子上，因为它累了。",  # 它 -> 猫: what does "it" attend to?
+    "attn.default_a": "猫坐在垫子上。",
+    "attn.default_b": "它在阳光下睡着了。",
+    "attn.default_batch": "猫坐着。\n一只狗整个上午都在对着邮递员叫。\n你好！",  # lengths differ: padding
     "attn.dl.all": "全部权重（JSON）",
     "attn.dl.head": "这个注意力头（CSV）",
     "attn.dl.cell": "这次点积（CSV）",

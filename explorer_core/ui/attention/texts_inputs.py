@@ -262,11 +262,25 @@ ZH = {
 }
 
 EN |= {
+    "inputs.default_text": (
+        "The quick brown fox jumps over the lazy dog near the quiet river bank."
+    ),
+    "inputs.default_pairs": (
+        "The cat sat on the mat.\tThen it fell asleep.\n"
+        "Rain fell all night.\tThe streets were wet in the morning.\n"
+        "She opened the book.\tThe first page was blank."
+    ),
     "inputs.dl.draw": "This draw (CSV)",
     "inputs.dl.shares": "Shares per draw (CSV)",
     "inputs.dl.nsp": "All NSP pairs (CSV)",
 }
 ZH |= {
+    "inputs.default_text": "敏捷的棕色狐狸跳过了安静河岸边那只懒洋洋的狗。",
+    "inputs.default_pairs": (
+        "猫坐在垫子上。\t然后它睡着了。\n"
+        "雨下了一整夜。\t早上街道都湿了。\n"
+        "她打开了那本书。\t第一页是空白的。"
+    ),
     "inputs.dl.draw": "本次抽样（CSV）",
     "inputs.dl.shares": "每次抽样后的占比（CSV）",
     "inputs.dl.nsp": "全部 NSP 句对（CSV）",

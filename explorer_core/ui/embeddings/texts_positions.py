@@ -306,3 +306,70 @@ ZH = {
     "emb.pos.compare.rotary.weaknesses": "超出训练长度后出现没见过的角度；长上下文需要缩放技巧",
     "emb.pos.compare.rotary.used": "RoFormer、GPT-J、GPT-NeoX、LLaMA、Qwen",
 }
+
+# word order: the same tokens in two orders (analysis.positions.word_order)
+EN |= {
+    "emb.pos.default_order_a": "dog bites man",
+    "emb.pos.default_order_b": "man bites dog",
+    "emb.pos.order.head": "Word order: the same tokens, two inputs",
+    "emb.pos.order.intro": (
+        "Swap the words of a sentence and its token embeddings stay the same bag of rows of E: "
+        "nothing in them says who bit whom. Only the position vector added to each token tells "
+        "the model the order. Below, both sentences go through the same lookup, first without "
+        "positions, then with them."
+    ),
+    "emb.pos.order.a": "Sentence A",
+    "emb.pos.order.b": "Sentence B: the same words in another order",
+    "emb.pos.order.bag": "Token embeddings: |Σ E(A) − Σ E(B)|",
+    "emb.pos.order.inputs": "With positions: largest |x_A − x_B| at one position",
+    "emb.pos.order.same": (
+        "Same tokens, so the same bag of token embeddings (difference {gap:.1e}); once positions "
+        "are added, the inputs differ at every position where the token changed."
+    ),
+    "emb.pos.order.not_same": (
+        "These two sentences do not hold the same tokens: the bags differ too. Use the same "
+        "words in another order to see what positions alone change."
+    ),
+    "emb.pos.order.empty": "Type a sentence in both boxes.",
+    "emb.pos.order.too_long": "Too long for this model's positions: at most {limit} tokens.",
+    "emb.pos.order.col.token": "Token",
+    "emb.pos.order.col.id": "Id",
+    "emb.pos.order.col.a": "Position in A",
+    "emb.pos.order.col.b": "Position in B",
+    "emb.pos.order.col.gap": "|x_A − x_B| = |P(a) − P(b)|",
+    "emb.pos.order.caption": (
+        "Token and position embeddings of {model}; positions counted as in BERT's input ([CLS] "
+        "at 0). A token that kept its place has the same input in both sentences (0); one that "
+        "moved differs by exactly the distance between its two position vectors."
+    ),
+}
+ZH |= {
+    "emb.pos.default_order_a": "狗咬人",
+    "emb.pos.default_order_b": "人咬狗",
+    "emb.pos.order.head": "词序：同样的词元，两个不同的输入",
+    "emb.pos.order.intro": (
+        "把句子里的词换个顺序，词元嵌入还是 E 的同一袋行向量：其中没有任何信息说明谁咬了谁。"
+        "只有加到每个词元上的位置向量告诉模型顺序。下面两个句子经过同样的查表，先不加位置，再加上位置。"
+    ),
+    "emb.pos.order.a": "句子 A",
+    "emb.pos.order.b": "句子 B：同样的词，换一种顺序",
+    "emb.pos.order.bag": "词元嵌入：|Σ E(A) − Σ E(B)|",
+    "emb.pos.order.inputs": "加上位置后：某一位置上最大的 |x_A − x_B|",
+    "emb.pos.order.same": (
+        "词元相同，所以词元嵌入是同一袋（差 {gap:.1e}）；加上位置以后，凡是词元换了位置的地方，输入都不同。"
+    ),
+    "emb.pos.order.not_same": (
+        "这两个句子的词元并不相同，所以两袋词元嵌入也不同。请用同样的词换一种顺序，看看仅仅位置会改变什么。"
+    ),
+    "emb.pos.order.empty": "请在两个框里都输入句子。",
+    "emb.pos.order.too_long": "超出了这个模型的位置数：最多 {limit} 个词元。",
+    "emb.pos.order.col.token": "词元",
+    "emb.pos.order.col.id": "编号",
+    "emb.pos.order.col.a": "在 A 中的位置",
+    "emb.pos.order.col.b": "在 B 中的位置",
+    "emb.pos.order.col.gap": "|x_A − x_B| = |P(a) − P(b)|",
+    "emb.pos.order.caption": (
+        "词元嵌入和位置嵌入来自 {model}；位置按 BERT 的输入计数（[CLS] 在 0）。"
+        "位置没变的词元在两个句子里的输入完全相同（0）；换了位置的词元，差正好是它两个位置向量之间的距离。"
+    ),
+}

@@ -1,9 +1,14 @@
 """Texts of the Embedding sum page."""
 
-# example inputs: the same in both languages, so a link means the same view in either
+# example inputs, one per language: an untouched default follows the UI language (a link
+# carries only text that differs from its language's default, so it still means one view)
 EXAMPLES = {
     "emb.sum.default_a": "The cat sat on the mat.",
     "emb.sum.default_b": "It fell asleep in the sun.",
+}
+EXAMPLES_ZH = {  # a sentence pair: segment A, then segment B
+    "emb.sum.default_a": "猫坐在垫子上。",
+    "emb.sum.default_b": "它在阳光下睡着了。",
 }
 
 EN = {
@@ -78,7 +83,7 @@ EN = {
 }
 
 ZH = {
-    **EXAMPLES,
+    **EXAMPLES_ZH,
     "emb.sum.dl.table": "这张表（CSV）",
     "emb.sum.dl.parts": "每个词元的每个部分（JSON）",
     "emb.sum.dl.ln": "LayerNorm 的各步（CSV）",

@@ -1,8 +1,12 @@
 """Texts of the Token embeddings page, and the model-source texts the Embed pages share."""
 
-# example inputs: the same in both languages, so a link means the same view in either
+# example inputs, one per language: an untouched default follows the UI language (a link
+# carries only text that differs from its language's default, so it still means one view)
 EXAMPLES = {
     "emb.tokens.default_text": "The king and the queen walked to the castle.",
+}
+EXAMPLES_ZH = {  # 苹果 twice, a fruit and a brand: one id, so one row of E, whatever it means
+    "emb.tokens.default_text": "我吃了一个苹果，他买了一部苹果手机。",
 }
 
 EN = {
@@ -120,7 +124,7 @@ EN = {
 }
 
 ZH = {
-    **EXAMPLES,
+    **EXAMPLES_ZH,
     "emb.tokens.title": "词元嵌入：编号变成向量",
     "emb.tokens.intro": (
         "模型无法直接用编号计算：编号 2,103 并不比 7「更大」。因此每个编号选出一张可学习表格中的一"

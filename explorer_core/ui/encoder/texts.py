@@ -12,6 +12,8 @@ EN = {
     ),
     "enc.default_text": "I sat by the bank of the river.",
     "enc.default_edit": "I sat by the bank of the lake.",
+    "enc.default_own": "The bank raised its rates.\nWe fished from the bank of the river.",
+    "enc.default_word": "bank",
     "enc.text": "Sentence",
     "enc.source": "Model",
     "enc.view": "View",
@@ -274,6 +276,9 @@ ZH = {
     ),
     "enc.default_text": "我今天买了一个苹果，味道很甜。",
     "enc.default_edit": "我今天买了一个梨子，味道很甜。",
+    # 行: a bank (银行), "works" (行不通), a group (一行人); in MiniLM's vocabulary too
+    "enc.default_own": "银行今天不开门。\n这个办法行不通。\n我们一行人去了北京。",
+    "enc.default_word": "行",
     "enc.text": "句子",
     "enc.source": "模型",
     "enc.view": "视图",

@@ -1,6 +1,7 @@
 """Texts of the Similarity page."""
 
-# example inputs: the same in both languages, so a link means the same view in either
+# example inputs, one per language: an untouched default follows the UI language (a link
+# carries only text that differs from its language's default, so it still means one view)
 EXAMPLES = {
     "sim.default_a": "A man is playing a guitar.",
     "sim.default_b": "A person plays the guitar.",
@@ -10,6 +11,16 @@ EXAMPLES = {
         "有人在切菜。\n今天股市大幅下跌。"
     ),
     "sim.default_query": "Somebody is playing music.",
+}
+# paraphrases (吉他, 切菜, 股市 pairs) beside sentences that share characters but not meaning
+EXAMPLES_ZH = {
+    "sim.default_a": "一个男人在弹吉他。",
+    "sim.default_b": "有个人正在弹吉他。",
+    "sim.default_list": (
+        "一个男人在弹吉他。\n有个人正在弹吉他。\n一个女人在切洋葱。\n有人在切菜。\n"
+        "今天股市大幅下跌。\n股票价格今天急剧下降。\n一个男人在弹钢琴。\n今天天气很好。"
+    ),
+    "sim.default_query": "有人在演奏音乐。",
 }
 
 EN = {
@@ -108,7 +119,7 @@ EN = {
 }
 
 ZH = {
-    **EXAMPLES,
+    **EXAMPLES_ZH,
     "sim.dl.pair": "两个句子及其余弦（JSON）",
     "sim.dl.matrix": "相似度矩阵（CSV）",
     "sim.dl.neighbours": "近邻（CSV）",

@@ -90,7 +90,7 @@ ZH = {
     ),
     "tok.encode.text": "你的文本",
     "tok.encode.default_text": (
-        "Tokenizers cut text into pieces. 分词器把文本切成词元。 Unbelievable! 👋🏽"
+        "分词器把文本切成词元，难以置信！Tokenizers cut text into pieces. Unbelievable! 👋🏽"
     ),
     "tok.encode.source": "分词器",
     "tok.encode.src.lab": "在分词器实验室中训练（{name}）",

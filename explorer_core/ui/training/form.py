@@ -13,6 +13,7 @@ from typing import Any
 import streamlit as st
 
 from explorer_core.inputs.sts_format import SentencePair
+from explorer_core.inputs.whole_word import segmenter_available
 from explorer_core.tokenization import Tokenizer
 from explorer_core.training.choices import (
     TrainChoices,
@@ -99,6 +100,9 @@ def objective_panel(objectives: tuple[str, ...], active: bool, defaults: Mapping
     spans = {"train.pre_steps": STEPS, "train.fine_steps": STEPS, "train.budget": (0, 3600)}
     for col, key in zip(st.columns(3), (*keys, "train.budget"), strict=False):
         col.number_input(t(key), **bound(key, defaults, span=spans[key]))
+    if "train.pre_steps" in keys:  # pre-training: whole-word masking (Chinese words by jieba) or 15% of the tokens
+        st.toggle(t("train.whole_word"), help=t("train.whole_word.help"), disabled=active,
+                  **bound("train.whole_word", defaults))  # fmt: skip
     return objective
 
 
@@ -113,8 +117,12 @@ def plan_panel(
             pretrain_steps=int(state["train.pre_steps"]),
             finetune_steps=int(state["train.fine_steps"]),
             time_budget=float(state["train.budget"]) or None, seed=int(state["train.seed"]),
+            whole_word=bool(state.get("train.whole_word")) and objective != "finetune",
             **{field: state[key] for key, field in SIZE_KEYS.items()},
         )  # fmt: skip
+        if choices.whole_word and not segmenter_available():
+            st.error(t("train.whole_word.missing"))
+            return None
         config = model_config(choices, tokenizer)
         need = run_memory_bytes(config, choices.batch_size, choices.max_length, MAX_SNAPSHOTS)
         st.caption(t("train.size", params=f"{count_parameters(config):,}", mb=need // 2**20))

@@ -78,6 +78,17 @@ EN = {
     "train.objective.finetune": "Fine-tune directly (from random weights)",
     "train.objective.pretrain": "Pre-train only (MLM + NSP; keeps the MLM head for the logit lens)",
     "train.pre_steps": "Pre-training steps",
+    "train.whole_word": "Whole-word masking in pre-training",
+    "train.whole_word.help": (
+        "Choose whole words to mask instead of single tokens: Chinese text is cut into words by "
+        "jieba and every character of a chosen word is masked together; other text keeps a word "
+        "and its ## pieces together. See the BERT inputs page for a side-by-side and a "
+        "measurement."
+    ),
+    "train.whole_word.missing": (
+        "Whole-word masking needs the word segmenter jieba, which is not installed here "
+        "(pip install jieba); turn the switch off to train."
+    ),
     "train.fine_steps": "Fine-tuning steps",
     "train.budget": "Time budget in seconds (0 = steps only)",
     "train.start": "Train",
@@ -233,6 +244,12 @@ ZH = {
     "train.objective.finetune": "直接微调（从随机权重开始）",
     "train.objective.pretrain": "只做预训练（MLM + NSP；保留 MLM 头，供逻辑透镜使用）",
     "train.pre_steps": "预训练步数",
+    "train.whole_word": "预训练使用全词掩码",
+    "train.whole_word.help": (
+        "按整词而不是按单个词元选择要掩盖的内容：中文文本由 jieba 切成词，被选中的词的每个字一起被掩盖；"
+        "其他文本把一个词和它的 ## 子词放在一起。并排对比和测量结果见“BERT 输入”页面。"
+    ),
+    "train.whole_word.missing": "全词掩码需要分词器 jieba，但这里没有安装（pip install jieba）；关掉这个开关即可训练。",
     "train.fine_steps": "微调步数",
     "train.budget": "时间预算（秒，0 = 只看步数）",
     "train.start": "开始训练",
