@@ -100,7 +100,8 @@ def objective_panel(objectives: tuple[str, ...], active: bool, defaults: Mapping
     spans = {"train.pre_steps": STEPS, "train.fine_steps": STEPS, "train.budget": (0, 3600)}
     for col, key in zip(st.columns(3), (*keys, "train.budget"), strict=False):
         col.number_input(t(key), **bound(key, defaults, span=spans[key]))
-    if "train.pre_steps" in keys:  # pre-training: whole-word masking (Chinese words by jieba) or 15% of the tokens
+    # pre-training: whole-word masking (Chinese words by jieba) or 15% of the tokens
+    if "train.pre_steps" in keys:
         st.toggle(t("train.whole_word"), help=t("train.whole_word.help"), disabled=active,
                   **bound("train.whole_word", defaults))  # fmt: skip
     return objective
