@@ -93,14 +93,15 @@ class InstallBuild:
         idle: Callable[[], bool],
         *,
         ready: threading.Event | None = None,
-        start_after: float = START_AFTER,
-        poll: float = POLL,
+        start_after: float | None = None,
+        poll: float | None = None,
         sleep: Callable[[float], None] = time.sleep,
         lock: BuildLock | None = None,
     ) -> None:
         self.submit, self.building, self.idle = submit, building, idle
         self.ready = ready or threading.Event()
-        self.start_after, self.poll, self.sleep = start_after, poll, sleep
+        self.start_after = START_AFTER if start_after is None else start_after
+        self.poll, self.sleep = POLL if poll is None else poll, sleep
         self.lock = lock or BuildLock(taught_model.lock_path())
         self.state, self.error = "waiting", ""
         self.job: object = None  # the build it asked for (the app's TrainingRun)

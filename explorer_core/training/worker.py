@@ -117,14 +117,15 @@ def _child(conn: Any, stop: Any, go: Any, nice: int | None) -> None:
     """The worker process: receive the plan, run it, send every record, snapshot and the result."""
     from explorer_core import runtime
 
-    runtime.configure()  # offline hubs, one torch thread (EXPLORER_TORCH_THREADS)
+    # subtle: training is batch work and a page rerun is someone waiting; a lower priority lets
+    # the server take a core at once while every core trains (EXPLORER_WORKER_NICE). First thing:
+    # before it, the worker competes with the pages at their own priority.
     if nice is None:
-        # subtle: training is batch work and a page rerun is someone waiting; a lower priority
-        # lets the server take a core at once while every core trains (EXPLORER_WORKER_NICE).
         nice = runtime.whole_number_setting("EXPLORER_WORKER_NICE", WORKER_NICE, minimum=0)
-    else:  # the server's background work: one thread, whatever EXPLORER_TORCH_THREADS says
-        torch.set_num_threads(1)
     os.nice(nice)
+    runtime.configure()  # offline hubs, one torch thread (EXPLORER_TORCH_THREADS)
+    if nice >= BACKGROUND_NICE:  # the server's background work: one thread, whatever the setting
+        torch.set_num_threads(1)
 
     def wait_while_paused() -> None:
         while not go.wait(PAUSE_POLL) and not stop.is_set():

@@ -109,7 +109,8 @@ def _progress() -> None:
     build = start()
     if active and run is not None:
         share, text = chinese.progress_text(run)
-        st.progress(min(1.0, share), text=t("taught.build.progress", text=text))
+        share = min(1.0, share)
+        st.progress(share, text=t("taught.build.progress", percent=100 * share, text=text))
         st.caption(t("taught.build.meanwhile"))
     elif build is not None and build.state == "failed" and not _built():
         st.warning(failed_line(build.error), icon=":material/error:")

@@ -9,7 +9,7 @@ EN = {
         "run `python -m explorer_core train multilingual`."
     ),
     "taught.open_train": "Open “{page}” to teach MiniLM Chinese",
-    "taught.build.progress": "Building MiniLM + 中文 on this server, once: {text}",
+    "taught.build.progress": "Building MiniLM + 中文 on this server (once per install) · {percent:.0f}% · {text}",
     "taught.build.meanwhile": (
         "It runs in the background at the lowest priority: pages stay quick, and it pauses "
         "whenever a student's training run needs the slot. When it is done, every page that "
@@ -37,7 +37,7 @@ ZH = {
         "10 分钟，会显示进度），或运行 `python -m explorer_core train multilingual`。"
     ),
     "taught.open_train": "打开“{page}”，教 MiniLM 学中文",
-    "taught.build.progress": "本服务器正在构建 MiniLM + 中文（只需一次）：{text}",
+    "taught.build.progress": "本服务器正在构建 MiniLM + 中文（每次安装只需一次）· {percent:.0f}% · {text}",
     "taught.build.meanwhile": (
         "它在后台以最低优先级运行：页面照样流畅；学生的训练需要位置时，它会暂停让出。"
         "构建完成后，所有读中文的页面都会换用它。（双核笔记本约 10 分钟。）"

@@ -84,13 +84,13 @@ def place() -> int | None:
 
 
 RECIPE_SETTING = "EXPLORER_TAUGHT_RECIPE"  # "tiny": a toy build in seconds (tests, demos)
-TINY_PAIRS, TINY_STEPS = 24, 40  # the tiny recipe: lasts long enough to watch its progress
+TINY_PAIRS, TINY_STEPS = 24, 12  # the tiny recipe: ~10-60 s, long enough to watch
 
 
 def plan() -> DistillPlan:
     """The app's build: the default recipe, with a point on the curve every EVAL_EVERY steps.
 
-    EXPLORER_TAUGHT_RECIPE=tiny builds a toy model instead (24 pairs, 40 small steps) under the
+    EXPLORER_TAUGHT_RECIPE=tiny builds a toy model instead (24 pairs, 12 small steps) under the
     real model's name: for tests and demos of the build itself, never for a class."""
     from dataclasses import replace
 
@@ -99,7 +99,7 @@ def plan() -> DistillPlan:
 
     out = str(taught_model.folder())
     if os.environ.get(RECIPE_SETTING, "") == "tiny":
-        config = MultilingualConfig(steps=TINY_STEPS, batch_size=8, eval_every=10)
+        config = MultilingualConfig(steps=TINY_STEPS, batch_size=8, eval_every=4)
         pairs = tuple(builtin_parallel_pairs()[:TINY_PAIRS])
         return DistillPlan(config, pairs=pairs, device="cpu", out=out)
     config = replace(MultilingualConfig(), eval_every=EVAL_EVERY)
