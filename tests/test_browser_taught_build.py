@@ -21,7 +21,7 @@ from tests.browser import browser_session, require_chromium, streamlit_server
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 BAR = '[data-testid="stProgress"]'
-ACTIVE = '[data-testid="stMain"] button[kind="segmented_controlActive"]'  # a chosen segment
+ACTIVE = '[data-testid="stMain"] button[role="radio"][aria-checked="true"]'  # chosen segment
 TAUGHT_ZH = "MiniLM + 中文（本机教会）"  # the model's name in a Chinese UI
 
 

@@ -185,6 +185,7 @@ class TrainingRun:
         self._go: Any = None  # set while the worker may train (clear: paused)
         self._paused_at: float | None = None  # perf_counter() of the pause, while paused
         self._paused_for = 0.0  # seconds paused before, taken out of the run's seconds
+        self._first_step: tuple[float, TrainStep] | None = None  # (seconds, record) on arrival
         self._process: multiprocessing.process.BaseProcess | None = None
         self._reader: threading.Thread | None = None
 
@@ -293,21 +294,34 @@ class TrainingRun:
         with self._lock:
             return self._result
 
+    def _seconds(self) -> float:
+        """Seconds the run has trained so far, pauses left out (call with the lock held)."""
+        if not self._started:
+            return 0.0
+        end = self._finished if self._finished is not None else time.perf_counter()
+        end = min(end, self._paused_at or end)
+        return end - self._started - self._paused_for
+
     def status(self) -> RunStatus:
         with self._lock:
             records, state, error = list(self._records), self._state, self._error
-            end = self._finished if self._finished is not None else time.perf_counter()
-            end = min(end, self._paused_at or end)  # seconds training: pauses do not count
-            seconds = end - self._started - self._paused_for if self._started else 0.0
+            seconds, first = self._seconds(), self._first_step
         steps = [r for r in records if isinstance(r, TrainStep)]
         evals = [r for r in records if isinstance(r, EvalRecord)]
         last = steps[-1] if steps else None
         phase = last.phase if last else ""
         config = dict(self.plan.phases).get(phase)
-        fraction = fraction_done([n for n, _ in self.plan.phases], phase, last, config, state)
+        names = [n for n, _ in self.plan.phases]
+        fraction = fraction_done(names, phase, last, config, state)
         eta = None
-        if state == "running" and last is not None and fraction > 0:
-            eta = seconds * (1.0 - fraction) / fraction
+        if state == "running" and first is not None:
+            # subtle: the pace since the first step, not since start(): loading the model and the
+            # teacher's vectors come once, and counted in they tripled the first estimates
+            began, step = first
+            done_then = fraction_done(names, step.phase, step, dict(self.plan.phases).get(
+                step.phase), state)  # fmt: skip
+            if fraction > done_then:
+                eta = (seconds - began) * (1.0 - fraction) / (fraction - done_then)
         return RunStatus(
             state=state, phase=phase, step=last.step if last else 0,
             total_steps=config.steps if config else None, seconds=seconds, fraction=fraction,
@@ -347,6 +361,8 @@ class TrainingRun:
         if kind == "record":
             with self._lock:
                 self._records.append(message[1])
+                if self._first_step is None and isinstance(message[1], TrainStep):
+                    self._first_step = (self._seconds(), message[1])
         elif kind == "snapshot":
             _, phase, step, config, blob = message
             self._keep(ModelSnapshot(phase, step, config, load_weights(blob)))

@@ -186,7 +186,10 @@ def progress_text(run: TrainingRun) -> tuple[float, str]:
         return 0.0, t("train.zh.waiting", place=where)
     if status.last_step is None:
         return 0.0, t("train.zh.preparing")
-    eta = t("train.zh.eta", eta=status.eta_seconds) if status.eta_seconds else ""
+    eta = ""
+    if status.eta_seconds is not None:  # minutes once it is more than a minute and a half
+        eta = t("train.zh.eta", eta=status.eta_seconds) if status.eta_seconds < 90 else \
+            t("train.zh.eta_min", minutes=status.eta_seconds / 60)  # fmt: skip
     text = t("train.zh.progress", step=status.step, total=status.total_steps or "?",
              seconds=status.seconds, eta=eta)  # fmt: skip
     return status.fraction, text
