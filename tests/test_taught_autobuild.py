@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from explorer_core.files import taught_model
+from explorer_core.files.taught_build import DISK_FULL, BuildLock, InstallBuild
 from explorer_core.training.admission import Admission, FakeClock, FakeJob
-from explorer_core.training.background import DISK_FULL, BuildLock, InstallBuild
 from explorer_core.ui.taught import autobuild
 from tests.conftest import ROOT, app_test
 
@@ -155,7 +155,7 @@ ONE_PROCESS = textwrap.dedent("""
     import sys, threading, time
     sys.path.insert(0, {root!r})
     from explorer_core.files import taught_model
-    from explorer_core.training.background import InstallBuild
+    from explorer_core.files.taught_build import InstallBuild
 
     def install_fake_model():  # subtle: not imported from tests/: conftest would pick its own cache
         folder = taught_model.folder()
@@ -195,7 +195,7 @@ def test_a_build_killed_mid_way_leaves_nothing_and_the_next_start_builds(tmp_pat
         import sys, time
         sys.path.insert(0, {str(ROOT)!r})
         from explorer_core.files import taught_model
-        from explorer_core.training.background import BuildLock
+        from explorer_core.files.taught_build import BuildLock
         assert BuildLock(taught_model.lock_path()).acquire()
         aside = taught_model.folder().parent / ".{taught_model.PREFIX}half-written"
         aside.mkdir(parents=True)
@@ -248,7 +248,7 @@ def test_a_failed_build_is_noted_once_and_not_tried_again():
 @pytest.fixture
 def tiny_build(monkeypatch):
     """The server's background build turned on, with the tiny recipe, starting at once."""
-    from explorer_core.training import background
+    from explorer_core.files import taught_build as background
     from explorer_core.ui.training import chinese
     from explorer_core.ui.training import run as runs
 

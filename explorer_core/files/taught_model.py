@@ -12,7 +12,7 @@ The fingerprint covers what decides the result: the shipped parallel pairs, the 
 build writes into a hidden sibling folder and renames it into place, so a page never reads a
 half-written model and a build that dies leaves nothing behind.
 
-Beside the folder, for the server's build in the background (`training.background`):
+Beside the folder, for the server's build in the background (`files.taught_build`):
 
     <cache>/models/minilm-zh-<fingerprint>.lock          held (flock) by the process that builds
     <cache>/models/minilm-zh-<fingerprint>.failed.json   why the last build failed: no retry
@@ -124,7 +124,7 @@ def remove_stale(keep: Path | None = None) -> None:
             shutil.rmtree(stale, ignore_errors=True)
 
 
-# ---- the server's build in the background (training.background) ------------------------------
+# ---- the server's build in the background (files.taught_build) -------------------------------
 
 
 def lock_path() -> Path:

@@ -21,7 +21,6 @@ Read in this order:
 17. `vocab_extension`  new characters for a WordPiece vocabulary (GB 2312 hanzi), old ids kept.
 18. `batches`    mini-batches grouped by length (little padding).
 19. `multilingual` MiniLM learns Chinese: distillation on parallel pairs, teacher = MiniLM.
-20. `background` the server's own build of that model, once per install, at the lowest priority.
 
 Below: `explorer_core.bert` and `explorer_core.inputs`.
 """

@@ -1,11 +1,11 @@
 """MiniLM + 中文 without a button: the server builds it by itself on a fresh install.
 
-`start()` (app.py, every run; one thread per server process) runs `training.background.
+`start()` (app.py, every run; one thread per server process) runs `files.taught_build.
 InstallBuild` with the app's pieces: the build is the Train page's one build
 (`ui.training.chinese.start_background_build`: a background request of the server's admission,
 paused whenever a session's run would wait, its worker niced and on one thread), the server is
 idle when no run trains or waits and no page is being drawn, and it begins once the warm-up has
-ended (at most `background.START_AFTER` seconds after the first visit).
+ended (at most `taught_build.START_AFTER` seconds after the first visit).
 
 Off with EXPLORER_TAUGHT=off, or in `.streamlit/secrets.toml`::
 
@@ -24,8 +24,8 @@ import os
 import streamlit as st
 
 from explorer_core.files import taught_model
+from explorer_core.files.taught_build import DISK_FULL, InstallBuild, wanted
 from explorer_core.runtime import start_thread
-from explorer_core.training.background import DISK_FULL, InstallBuild, wanted
 from explorer_core.ui import warmup
 from explorer_core.ui.i18n import t
 
