@@ -139,6 +139,25 @@ def test_explorer_taught_off_keeps_it_off(monkeypatch, value):
         autobuild.start.clear()
 
 
+def test_a_training_worker_running_app_py_starts_no_build_of_its_own(monkeypatch):
+    """multiprocessing runs app.py in every worker it starts (see runtime.in_worker_process)."""
+    import multiprocessing
+
+    from explorer_core.ui import warmup
+
+    class Worker:
+        name = "ForkServerProcess-3"
+
+    monkeypatch.setenv("EXPLORER_TAUGHT", "on")
+    monkeypatch.setenv("EXPLORER_WARMUP", "1")
+    monkeypatch.setattr(multiprocessing, "current_process", lambda: Worker())
+    autobuild.start.clear(), warmup.start.clear()
+    try:
+        assert autobuild.start() is None and warmup.start() is None
+    finally:
+        autobuild.start.clear(), warmup.start.clear()
+
+
 def test_the_config_file_turns_it_off(monkeypatch):
     monkeypatch.delenv("EXPLORER_TAUGHT")
     monkeypatch.setattr(autobuild.st, "secrets", {"explorer": {"taught": "off"}})

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from explorer_core.runtime import start_thread
+from explorer_core.runtime import in_worker_process, start_thread
 
 LOG = logging.getLogger(__name__)
 # The first page of a fresh server is drawn before the warm-up begins: importing torch holds the
@@ -209,9 +209,10 @@ def preload_chart_code() -> None:
 def start() -> threading.Thread | None:
     """Start the warm-up thread once per server (later calls return the same thread).
 
-    `EXPLORER_WARMUP=0` turns it off (the test suite's AppTest runs of app.py set it).
+    `EXPLORER_WARMUP=0` turns it off (the test suite's AppTest runs of app.py set it); a training
+    worker running app.py (`runtime.in_worker_process`) never starts it.
     """
-    if os.environ.get("EXPLORER_WARMUP", "1") == "0":
+    if os.environ.get("EXPLORER_WARMUP", "1") == "0" or in_worker_process():
         return None
     return start_thread(warm, name="explorer-warmup")
 

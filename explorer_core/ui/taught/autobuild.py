@@ -25,7 +25,7 @@ import streamlit as st
 
 from explorer_core.files import taught_model
 from explorer_core.files.taught_build import DISK_FULL, InstallBuild, wanted
-from explorer_core.runtime import start_thread
+from explorer_core.runtime import in_worker_process, start_thread
 from explorer_core.ui import warmup
 from explorer_core.ui.i18n import t
 
@@ -48,8 +48,9 @@ def setting() -> str:
 
 @st.cache_resource(max_entries=1, show_spinner=False)
 def start() -> InstallBuild | None:
-    """Start the background build's thread once per server; None when it is turned off."""
-    if not wanted(setting()):
+    """Start the background build's thread once per server; None when it is turned off, and in
+    a training worker that runs app.py (`runtime.in_worker_process`)."""
+    if not wanted(setting()) or in_worker_process():
         return None
     build = InstallBuild(_submit, _building, _idle, ready=warmup.WARM_DONE)
     start_thread(build.run, name="taught-build")
