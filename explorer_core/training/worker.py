@@ -47,8 +47,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
@@ -95,8 +97,31 @@ def warm_up() -> None:
 
 def _warm() -> None:
     process = worker_context().Process(target=_idle, daemon=True)
-    process.start()  # returns once the fork server has imported torch and forked
+    start_process(process)  # returns once the fork server has imported torch and forked
     process.join()
+
+
+_MAIN_LOCK = threading.Lock()
+
+
+def start_process(process: multiprocessing.process.BaseProcess) -> None:
+    """`process.start()`, without the server's main script in the new process.
+
+    # subtle: multiprocessing runs the parent's `__main__` file in every process it starts
+    # (as `__mp_main__`, before the target), and Streamlit makes each page script `__main__`
+    # while it runs (and leaves the last one there): every worker ran app.py (its warm-up and
+    # home page, in bare mode), and after an AppTest of one page that page, which failed there.
+    # A bare module without a file stands in for `__main__` while the process starts (Streamlit
+    # only ever assigns `sys.modules["__main__"]`, never reads it).
+    """
+    with _MAIN_LOCK:
+        main = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            process.start()
+        finally:
+            if main is not None:
+                sys.modules["__main__"] = main
 
 
 def _idle() -> None:
@@ -207,7 +232,7 @@ class TrainingRun:
             target=_child, args=(there, self._stop, self._go, self.nice), daemon=True
         )
         try:
-            process.start()
+            start_process(process)
         except Exception as err:  # noqa: BLE001 - reported like any failure of the run
             here.close()
             self._end("failed", f"{type(err).__name__}: {err}")
