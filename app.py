@@ -16,6 +16,7 @@ from explorer_core.ui.classroom import gate as classroom
 from explorer_core.ui.export import image_format_switch
 from explorer_core.ui.i18n import language_switch, t
 from explorer_core.ui.nav import LESSON_FILE, available_pages
+from explorer_core.ui.taught import autobuild
 from explorer_core.ui.throttle import script_slot, share_the_interpreter, throttle_reruns
 
 runtime.configure_environment()  # torch and its thread count: in the warm-up thread
@@ -24,6 +25,7 @@ share_the_interpreter()  # many sessions' scripts at once must not starve the ev
 throttle_reruns()  # first: a session flooding the server with reruns waits in its own thread
 warmup.start()  # once per server: torch, MiniLM, the built-in tokenizers, in the background
 warmup.grow_watcher_pool()  # once per server: Streamlit's threads all there from the start
+autobuild.start()  # once per install: MiniLM + 中文 built in the background (EXPLORER_TAUGHT=off)
 
 ROOT = Path(__file__).resolve().parent
 st.set_page_config(

@@ -43,6 +43,19 @@ def meminfo_bytes(field: str) -> int | None:
     return None
 
 
+def in_worker_process() -> bool:
+    """Whether this is a process `multiprocessing` started (a training worker), not the server.
+
+    # subtle: multiprocessing runs the parent's main script in every worker it starts (as
+    # `__mp_main__`, before the worker's own target), and in a Streamlit server that script is
+    # app.py: without this check each training worker started its own warm-up and its own
+    # background build. `prepare` names the process before it runs that script.
+    """
+    import multiprocessing
+
+    return multiprocessing.current_process().name != "MainProcess"
+
+
 def torch_threads() -> int:
     """The intra-op thread count to use: ``EXPLORER_TORCH_THREADS`` if set, else 1."""
     return whole_number_setting("EXPLORER_TORCH_THREADS", DEFAULT_TORCH_THREADS)

@@ -9,6 +9,7 @@ from explorer_core.ui.i18n import t
 from explorer_core.ui.nav import LESSON_FILE, PAGES
 from explorer_core.ui.pack import pack_section
 from explorer_core.ui.state import init, share_link
+from explorer_core.ui.taught.autobuild import progress as taught_build
 
 # stage -> the page (by url path) that teaches it
 STAGES = (
@@ -24,6 +25,7 @@ STAGES = (
 init({})
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
+taught_build()  # MiniLM + 中文 built by the server itself: its progress while it runs
 lesson = next(spec for spec in PAGES if spec.file == LESSON_FILE)
 if lesson.path.is_file():  # the whole path in eleven screens, for a lecture
     st.page_link(lesson.file, label=t("home.lesson"), icon=":material/school:")

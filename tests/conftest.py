@@ -15,6 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("EXPLORER_WARMUP", "0")  # AppTest runs of app.py: no background training
+# no server of the tests builds MiniLM + 中文 by itself (minutes of CPU); the tests of that build
+# turn it on, with EXPLORER_TAUGHT_RECIPE=tiny (tests/test_taught_autobuild.py)
+os.environ.setdefault("EXPLORER_TAUGHT", "off")
 
 
 def _own_folder(variable: str, prefix: str) -> None:

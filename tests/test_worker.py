@@ -25,7 +25,7 @@ from explorer_core.training.loop import EvalRecord, TrainStep
 from explorer_core.training.presets import TINY
 from explorer_core.training.pretrain import PretrainConfig
 from explorer_core.training.run import TrainingPlan, run_plan
-from explorer_core.training.worker import ABANDONED, TrainingRun
+from explorer_core.training.worker import ABANDONED, BACKGROUND_NICE, TrainingRun
 
 FAST = {"batch_size": 4, "max_length": 16, "eval_every": 2}
 
@@ -134,6 +134,36 @@ def test_a_run_nobody_polls_stops_by_itself_and_its_process_ends(plan_parts):
     # state, with this run, stays in Streamlit's memory for minutes)
     assert run.result() is None and run.snapshots() == []
     assert not alive(run.pid)
+
+
+def niceness(pid: int) -> int:
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        return int(stat.read().split(") ")[1].split()[16])
+
+
+def test_a_paused_run_waits_without_counting_time_and_goes_on_when_resumed(plan_parts):
+    """The server's background build gives its slot to a session's run this way: it waits after
+    its current step (no CPU) and its clock and time-left estimate leave the pause out."""
+    run = TrainingRun(make_plan(plan_parts, fine_steps=100_000), nice=BACKGROUND_NICE)
+    run.start()
+    while run.status().step < 3:
+        assert run.join(timeout=0.05) is False, run.status().error
+    assert niceness(run.pid) == BACKGROUND_NICE
+    run.pause()
+    time.sleep(1.0)  # the step under way ends and reports; then nothing more
+    count, seconds = run.record_count(), run.status().seconds
+    time.sleep(2.0)
+    assert run.record_count() == count and run.paused and run.running
+    assert run.status().seconds == pytest.approx(seconds, abs=0.05)  # a pause is not training
+    run.resume()
+    while run.record_count() <= count + 2:
+        assert run.join(timeout=0.05) is False, run.status().error
+    status = run.status()
+    assert not run.paused and status.eta_seconds is not None and status.seconds < seconds + 60
+    run.pause()
+    run.stop()  # a stop wakes a paused run: it ends after its step, keeping its model
+    assert run.join(timeout=120) and run.status().state == "stopped"
+    assert run.result() is not None
 
 
 class _ResetPipe:

@@ -10,6 +10,8 @@ Read in this order:
 5. `lesson_pack`    settings, trained tokenizer and trained model in one zip; reading validates
                     everything before applying anything.
 6. `tokenizer_cache` the built-in tokenizers, trained once per install and read back from disk.
+7. `taught_model`   MiniLM + 中文, taught here: its folder, built once per install.
+8. `taught_build`   the server's own build of it, in the background: lock, idle wait, watch.
 
 Below: every other core package but `viz`; nothing here draws.
 """

@@ -11,11 +11,17 @@ The fingerprint covers what decides the result: the shipped parallel pairs, the 
 (`MultilingualConfig()`) and `RECIPE_VERSION`; a changed recipe never reads an old folder. A
 build writes into a hidden sibling folder and renames it into place, so a page never reads a
 half-written model and a build that dies leaves nothing behind.
+
+Beside the folder, for the server's build in the background (`files.taught_build`):
+
+    <cache>/models/minilm-zh-<fingerprint>.lock          held (flock) by the process that builds
+    <cache>/models/minilm-zh-<fingerprint>.failed.json   why the last build failed: no retry
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +35,9 @@ if TYPE_CHECKING:
 
 RECIPE_VERSION = "1"  # bump when the recipe changes in a way its default config does not show
 PREFIX = "minilm-zh-"
+# disk a build needs free: the folder holds ~110 MB of weights twice (ours and the hf/ copy) plus
+# the hidden copy written beside it before the rename
+DISK_NEED = 512 * 2**20
 
 
 @lru_cache(maxsize=1)
@@ -113,3 +122,61 @@ def remove_stale(keep: Path | None = None) -> None:
     for stale in keep.parent.glob(f"{PREFIX}*"):
         if stale != keep:
             shutil.rmtree(stale, ignore_errors=True)
+
+
+# ---- the server's build in the background (files.taught_build) -------------------------------
+
+
+def lock_path() -> Path:
+    """The lock file of this recipe's build (one build per install, across processes)."""
+    path = folder()
+    return path.with_name(f"{path.name}.lock")
+
+
+def failure_path() -> Path:
+    path = folder()
+    return path.with_name(f"{path.name}.failed.json")
+
+
+def last_failure() -> str | None:
+    """Why this recipe's last build failed, once written by `note_failure`; None otherwise."""
+    try:
+        return str(json.loads(failure_path().read_text(encoding="utf-8"))["error"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def note_failure(error: str) -> None:
+    """Remember that the build failed (the server does not try again by itself)."""
+    try:
+        failure_path().parent.mkdir(parents=True, exist_ok=True)
+        failure_path().write_text(json.dumps({"error": error}, ensure_ascii=False), "utf-8")
+    except OSError:
+        pass  # e.g. the disk is full: the error is shown by this process all the same
+
+
+def clear_failure() -> None:
+    failure_path().unlink(missing_ok=True)
+
+
+def remove_leftovers() -> int:
+    """Remove the hidden folders a build killed while installing left beside the model
+    (`checkpoint.replace_checkpoint` writes there first); returns how many. Call it only while
+    holding the lock: another process's install in progress writes there too."""
+    removed = 0
+    parent = folder().parent
+    for aside in parent.glob(f".{PREFIX}*") if parent.is_dir() else ():
+        shutil.rmtree(aside, ignore_errors=True)
+        removed += 1
+    return removed
+
+
+def disk_free() -> int | None:
+    """Bytes free where the model goes (its nearest existing folder); None if unknown."""
+    path = folder()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    try:
+        return shutil.disk_usage(path).free
+    except OSError:
+        return None

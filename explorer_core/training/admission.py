@@ -12,7 +12,13 @@ A classroom server has a few cores and thirty learners who may all press Train w
   is a second run of the same session (`Refused("busy")`): one run per session;
 - a session proves it is still there by `touch`-ing its entry (the Train page's poll does, once
   a second). A queued entry not touched for `expire_after` seconds leaves the queue; a running
-  job sees the same silence itself (`training.worker.TrainingRun(expire_after=...)`) and stops.
+  job sees the same silence itself (`training.worker.TrainingRun(expire_after=...)`) and stops;
+- a *background* request (`submit(..., background=True)`: the server's own work, e.g. building
+  MiniLM + 中文 once per install) comes after every session's request, whenever it arrived, and
+  never makes a session wait: when a session's request cannot start, the background jobs that
+  train are paused (`job.pause()`; they keep their work, and their memory is not counted while
+  they are paused) and go back to the queue, to `resume()` once nobody else waits. Nobody
+  touches a background request: it never expires.
 
 It holds jobs, not models: anything with `start()`, `stop()` and a `running` property. A job
 whose `running` turned False (finished, stopped, failed) leaves at the next call and frees its
@@ -28,6 +34,16 @@ slot; the session keeps its own reference to the job and its results.
     >>> a.running = False          # ann's run ends: bob's turn
     >>> gate.place("bob"), b.running
     (0, True)
+    >>> build = FakeJob()          # the server's own work: only when nobody else waits
+    >>> gate.submit("server", build, need=10, background=True), build.running
+    (1, False)
+    >>> b.running = False
+    >>> gate.place("server"), build.running
+    (0, True)
+    >>> gate.submit("cy", FakeJob(), need=60)   # a session asks: the build pauses at once
+    0
+    >>> build.paused, gate.place("server")
+    (True, 1)
 
 Thread-safe: every public method holds one lock (Streamlit runs each session in its own thread).
 """
@@ -48,7 +64,7 @@ BUDGET_SHARE = 0.5  # of the machine's memory, when EXPLORER_TRAIN_MEMORY_MB is 
 
 
 class Job(Protocol):
-    """What admission needs of a run."""
+    """What admission needs of a run (a background job also needs `pause` and `resume`)."""
 
     @property
     def running(self) -> bool: ...
@@ -56,6 +72,14 @@ class Job(Protocol):
     def start(self) -> bool: ...
 
     def stop(self) -> None: ...
+
+
+class Pausable(Job, Protocol):
+    """A background job: it can wait, keeping its work, while sessions' runs train."""
+
+    def pause(self) -> None: ...
+
+    def resume(self) -> None: ...
 
 
 class Refused(ValueError):
@@ -83,7 +107,9 @@ class _Entry:
     job: Job
     need: int  # bytes
     touched: float  # clock() of the session's last sign of life
-    started: bool = False
+    started: bool = False  # holds a slot now
+    background: bool = False  # the server's own work: after every session, paused for them
+    paused: bool = False  # a background job that was started, then paused for a session
 
 
 class Admission:
@@ -103,7 +129,7 @@ class Admission:
         self.max_runs, self.budget, self.expire_after = int(max_runs), budget, float(expire_after)
         self._clock = clock
         self._lock = threading.Lock()
-        self._entries: list[_Entry] = []  # running ones first, then the queue in arrival order
+        self._entries: list[_Entry] = []  # in arrival order; `_queue()` orders the waiting ones
 
     @classmethod
     def from_env(cls) -> Admission:
@@ -112,15 +138,18 @@ class Admission:
 
     # ---- what a session calls ------------------------------------------------------------------
 
-    def submit(self, owner: str, job: Job, need: int) -> int:
-        """Queue `job` for `owner`; its place (0: started now). Raises Refused."""
+    def submit(self, owner: str, job: Job, need: int, background: bool = False) -> int:
+        """Queue `job` for `owner`; its place (0: started now). Raises Refused.
+
+        `background`: the job (a `Pausable`) waits behind every session's request and is paused
+        whenever one of them would have to wait (see the module docstring)."""
         with self._lock:
             self._sweep()
             if self.budget is not None and need > self.budget:
                 raise Refused("budget", need, self.budget)
             if any(e.owner == owner for e in self._entries):
                 raise Refused("busy")
-            self._entries.append(_Entry(owner, job, int(need), self._clock()))
+            self._entries.append(_Entry(owner, job, int(need), self._clock(), False, background))
             self._admit()
             return self._place(owner)
 
@@ -144,9 +173,11 @@ class Admission:
         with self._lock:
             for entry in self._entries:
                 if entry.owner == owner:
-                    if entry.started:
-                        entry.job.stop()
-                    else:
+                    if entry.started or entry.paused:
+                        entry.job.stop()  # subtle: a paused job wakes up to stop
+                    if entry.paused:
+                        entry.job.resume()
+                    if not entry.started:
                         self._entries.remove(entry)
                         self._admit()
                     return True
@@ -161,33 +192,54 @@ class Admission:
 
     # ---- inside the lock -----------------------------------------------------------------------
 
+    def _queue(self) -> list[_Entry]:
+        """The waiting entries in the order they start: sessions first come, first served, then
+        the background requests."""
+        waiting = [e for e in self._entries if not e.started]
+        return [e for e in waiting if not e.background] + [e for e in waiting if e.background]
+
     def _place(self, owner: str) -> int | None:
-        waiting = 0
         for entry in self._entries:
-            waiting += not entry.started
+            if entry.owner == owner and entry.started:
+                return 0
+        for place, entry in enumerate(self._queue(), start=1):
             if entry.owner == owner:
-                return 0 if entry.started else waiting
+                return place
         return None
 
     def _sweep(self) -> None:
         """Drop ended jobs and queued requests of gone sessions, then admit who fits."""
         now = self._clock()
-        alive = [e for e in self._entries if e.started and e.job.running]
-        fresh = [e for e in self._entries if not e.started and now - e.touched <= self.expire_after]
-        self._entries = alive + fresh
+
+        def keep(e: _Entry) -> bool:
+            if e.started or e.paused:  # a paused job that ended meanwhile (killed) leaves too
+                return e.job.running
+            return e.background or now - e.touched <= self.expire_after
+
+        self._entries = [e for e in self._entries if keep(e)]
         self._admit()
 
     def _admit(self) -> None:
         running = [e for e in self._entries if e.started]
         used = sum(e.need for e in running)
-        for entry in self._entries:
-            if entry.started:
-                continue
+        for entry in self._queue():
             fits = self.budget is None or used + entry.need <= self.budget
+            if (len(running) >= self.max_runs or not fits) and not entry.background:
+                # a session would wait: the background jobs give their slots and memory back
+                for job in [e for e in running if e.background]:
+                    job.job.pause()
+                    job.started, job.paused = False, True
+                    running.remove(job)
+                    used -= job.need
+                fits = self.budget is None or used + entry.need <= self.budget
             if len(running) >= self.max_runs or not fits:
                 return  # first come, first served: nobody overtakes the head of the queue
             entry.started = True
-            entry.job.start()  # a job that cannot start is not running: the next sweep drops it
+            if entry.paused:
+                entry.paused = False
+                entry.job.resume()
+            else:  # a job that cannot start is not running: the next sweep drops it
+                entry.job.start()
             running.append(entry)
             used += entry.need
 
@@ -219,10 +271,11 @@ class FakeClock:
 
 
 class FakeJob:
-    """A job for tests and examples: `running` is set by start() and may be set by hand."""
+    """A job for tests and examples: `running` is set by start() and may be set by hand;
+    `paused` by pause() and resume()."""
 
     def __init__(self) -> None:
-        self.running, self.started, self.stopped = False, 0, False
+        self.running, self.started, self.stopped, self.paused = False, 0, False, False
 
     def start(self) -> bool:
         self.started += 1
@@ -231,3 +284,9 @@ class FakeJob:
 
     def stop(self) -> None:
         self.stopped = True
+
+    def pause(self) -> None:
+        self.paused = True
+
+    def resume(self) -> None:
+        self.paused = False

@@ -11,6 +11,8 @@ A child process trains on its own core and gives all its memory back when it exi
     run.status()                # RunStatus(state="running", phase="finetune", step=40, ...)
     run.records()               # [TrainStep(...), EvalRecord(...), ...] so far, for the curves
     run.snapshots()             # [ModelSnapshot(phase, step, ...)]: the encoder at intervals
+    run.pause()                 # waits after the current step (no CPU; its memory stays)
+    run.resume()                # goes on where it was
     run.stop()                  # finishes the current step, keeps the model as it is
     run.result()                # the Checkpoint once state is "finished" or "stopped"
     run.kill()                  # ends the process now (no result)
@@ -26,22 +28,31 @@ The channel is one `multiprocessing` pipe, child to parent, carrying tuples:
                                                     itself (`plan.returns_model` False)
     ("failed", "ValueError: ...")                   the run raised; the process then exits
 
-and one `multiprocessing.Event` for Stop. Weights travel as safetensors bytes rather than
-tensors, because torch would pass tensors as shared-memory handles that die with the child.
+and two `multiprocessing.Event`s, one for Stop and one that is clear while paused. Weights
+travel as safetensors bytes rather than tensors, because torch would pass tensors as
+shared-memory handles that die with the child.
 A small reader thread in the parent receives the messages into lists behind a lock (the page's
 polls only read those lists) and watches the run: with `expire_after`, a run whose page has not
 touched it for that many seconds belongs to a closed tab, so it is stopped, and terminated
 `KILL_GRACE` seconds later if it has not ended; it ends "failed" (`ABANDONED`) and keeps no
 model or snapshot (nobody will look at them). The worker uses `runtime.configure()`'s torch
-thread count (one by default).
+thread count (one by default) and runs at niceness `nice` (default EXPLORER_WORKER_NICE, 10);
+the server's own background work asks for `BACKGROUND_NICE` and one thread.
+
+A pause is cooperative: the worker waits before it reports its next step or evaluation, so it
+holds no core while paused, and a Stop (or its server going away) wakes it. # subtle: not
+SIGSTOP: a stopped process does not act on SIGTERM until continued, and multiprocessing's exit
+handler terminates and then joins its daemon workers: the server would hang on its way out.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
@@ -89,8 +100,31 @@ def warm_up() -> None:
 
 def _warm() -> None:
     process = worker_context().Process(target=_idle, daemon=True)
-    process.start()  # returns once the fork server has imported torch and forked
+    start_process(process)  # returns once the fork server has imported torch and forked
     process.join()
+
+
+_MAIN_LOCK = threading.Lock()
+
+
+def start_process(process: multiprocessing.process.BaseProcess) -> None:
+    """`process.start()`, without the server's main script in the new process.
+
+    # subtle: multiprocessing runs the parent's `__main__` file in every process it starts
+    # (as `__mp_main__`, before the target), and Streamlit makes each page script `__main__`
+    # while it runs (and leaves the last one there): every worker ran app.py (its warm-up and
+    # home page, in bare mode), and after an AppTest of one page that page, which failed there.
+    # A bare module without a file stands in for `__main__` while the process starts (Streamlit
+    # only ever assigns `sys.modules["__main__"]`, never reads it).
+    """
+    with _MAIN_LOCK:
+        main = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            process.start()
+        finally:
+            if main is not None:
+                sys.modules["__main__"] = main
 
 
 def _idle() -> None:
@@ -98,6 +132,8 @@ def _idle() -> None:
 
 
 WORKER_NICE = 10  # niceness of a training worker: pages first (0 = the server's own priority)
+BACKGROUND_NICE = 19  # the server's own background work: after pages and every session's run
+PAUSE_POLL = 1.0  # seconds between a paused worker's looks at its stop flag and its server
 
 
 def weights_bytes(model: torch.nn.Module) -> bytes:
@@ -105,24 +141,35 @@ def weights_bytes(model: torch.nn.Module) -> bytes:
     return save_weights({k: v.detach().contiguous() for k, v in model.state_dict().items()})
 
 
-def _child(conn: Any, stop: Any) -> None:
+def _child(conn: Any, stop: Any, go: Any, nice: int | None) -> None:
     """The worker process: receive the plan, run it, send every record, snapshot and the result."""
     from explorer_core import runtime
 
+    # subtle: training is batch work and a page rerun is someone waiting; a lower priority lets
+    # the server take a core at once while every core trains (EXPLORER_WORKER_NICE). First thing:
+    # before it, the worker competes with the pages at their own priority.
+    if nice is None:
+        nice = runtime.whole_number_setting("EXPLORER_WORKER_NICE", WORKER_NICE, minimum=0)
+    os.nice(nice)
     runtime.configure()  # offline hubs, one torch thread (EXPLORER_TORCH_THREADS)
-    # subtle: training is batch work and a page rerun is someone waiting; a lower priority lets the
-    # server's interpreter take a core at once while every core trains (EXPLORER_WORKER_NICE).
-    os.nice(runtime.whole_number_setting("EXPLORER_WORKER_NICE", WORKER_NICE, minimum=0))
+    if nice >= BACKGROUND_NICE:  # the server's background work: one thread, whatever the setting
+        torch.set_num_threads(1)
+
+    def wait_while_paused() -> None:
+        while not go.wait(PAUSE_POLL) and not stop.is_set():
+            if conn.poll():  # subtle: the server sends nothing after the plan; EOF: it is gone
+                raise SystemExit(0)
+
+    def report(record: Record) -> None:
+        wait_while_paused()
+        conn.send(("record", record))
 
     def snapshot(phase: str, step: int, model: torch.nn.Module) -> None:
         conn.send(("snapshot", phase, step, model.config, weights_bytes(model)))
 
     try:
         plan = conn.recv()
-        ckpt = plan.run(
-            callback=lambda record: conn.send(("record", record)), stop=stop,
-            on_snapshot=snapshot,
-        )  # fmt: skip
+        ckpt = plan.run(callback=report, stop=stop, on_snapshot=snapshot)
         if not plan.returns_model:  # the plan put its model where it belongs (e.g. on disk)
             conn.send(("done",))
             return
@@ -148,8 +195,10 @@ class TrainingRun:
         max_snapshots: int = 8,
         expire_after: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        nice: int | None = None,
     ) -> None:
         self.plan = plan
+        self.nice = nice  # None: EXPLORER_WORKER_NICE; else this niceness and one torch thread
         self.max_snapshots = max(2, max_snapshots)
         self.expire_after = expire_after  # None: never stopped for silence (CLI, tests)
         self._clock = clock
@@ -162,6 +211,10 @@ class TrainingRun:
         self._touched = clock()
         self._abandoned = False
         self._stop: Any = None  # a multiprocessing Event once started
+        self._go: Any = None  # set while the worker may train (clear: paused)
+        self._paused_at: float | None = None  # perf_counter() of the pause, while paused
+        self._paused_for = 0.0  # seconds paused before, taken out of the run's seconds
+        self._first_step: tuple[float, TrainStep] | None = None  # (seconds, record) on arrival
         self._process: multiprocessing.process.BaseProcess | None = None
         self._reader: threading.Thread | None = None
 
@@ -176,10 +229,14 @@ class TrainingRun:
             self._touched = self._clock()
         ctx = worker_context()
         here, there = ctx.Pipe()
-        self._stop = ctx.Event()
-        process = ctx.Process(target=_child, args=(there, self._stop), daemon=True)
+        self._stop, self._go = ctx.Event(), ctx.Event()
+        if self._paused_at is None:
+            self._go.set()
+        process = ctx.Process(
+            target=_child, args=(there, self._stop, self._go, self.nice), daemon=True
+        )
         try:
-            process.start()
+            start_process(process)
         except Exception as err:  # noqa: BLE001 - reported like any failure of the run
             here.close()
             self._end("failed", f"{type(err).__name__}: {err}")
@@ -196,6 +253,28 @@ class TrainingRun:
         """Ask the worker to stop after the current step; the model is kept as it is."""
         if self._stop is not None:
             self._stop.set()
+
+    def pause(self) -> None:
+        """Let the worker wait after its current step (its memory stays; see the docstring)."""
+        with self._lock:
+            if self._paused_at is None:
+                self._paused_at = time.perf_counter()
+        if self._go is not None:
+            self._go.clear()
+
+    def resume(self) -> None:
+        """Let a paused worker go on."""
+        with self._lock:
+            if self._paused_at is not None:
+                self._paused_for += time.perf_counter() - self._paused_at
+                self._paused_at = None
+        if self._go is not None:
+            self._go.set()
+
+    @property
+    def paused(self) -> bool:
+        with self._lock:
+            return self._paused_at is not None
 
     def kill(self) -> None:
         """End the worker process now, without a result (a gone session's run)."""
@@ -244,20 +323,34 @@ class TrainingRun:
         with self._lock:
             return self._result
 
+    def _seconds(self) -> float:
+        """Seconds the run has trained so far, pauses left out (call with the lock held)."""
+        if not self._started:
+            return 0.0
+        end = self._finished if self._finished is not None else time.perf_counter()
+        end = min(end, self._paused_at or end)
+        return end - self._started - self._paused_for
+
     def status(self) -> RunStatus:
         with self._lock:
             records, state, error = list(self._records), self._state, self._error
-            end = self._finished if self._finished is not None else time.perf_counter()
-            seconds = end - self._started if self._started else 0.0
+            seconds, first = self._seconds(), self._first_step
         steps = [r for r in records if isinstance(r, TrainStep)]
         evals = [r for r in records if isinstance(r, EvalRecord)]
         last = steps[-1] if steps else None
         phase = last.phase if last else ""
         config = dict(self.plan.phases).get(phase)
-        fraction = fraction_done([n for n, _ in self.plan.phases], phase, last, config, state)
+        names = [n for n, _ in self.plan.phases]
+        fraction = fraction_done(names, phase, last, config, state)
         eta = None
-        if state == "running" and last is not None and fraction > 0:
-            eta = seconds * (1.0 - fraction) / fraction
+        if state == "running" and first is not None:
+            # subtle: the pace since the first step, not since start(): loading the model and the
+            # teacher's vectors come once, and counted in they tripled the first estimates
+            began, step = first
+            done_then = fraction_done(names, step.phase, step, dict(self.plan.phases).get(
+                step.phase), state)  # fmt: skip
+            if fraction > done_then:
+                eta = (seconds - began) * (1.0 - fraction) / (fraction - done_then)
         return RunStatus(
             state=state, phase=phase, step=last.step if last else 0,
             total_steps=config.steps if config else None, seconds=seconds, fraction=fraction,
@@ -297,6 +390,8 @@ class TrainingRun:
         if kind == "record":
             with self._lock:
                 self._records.append(message[1])
+                if self._first_step is None and isinstance(message[1], TrainStep):
+                    self._first_step = (self._seconds(), message[1])
         elif kind == "snapshot":
             _, phase, step, config, blob = message
             self._keep(ModelSnapshot(phase, step, config, load_weights(blob)))

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from explorer_core.runtime import start_thread
+from explorer_core.runtime import in_worker_process, start_thread
 
 LOG = logging.getLogger(__name__)
 # The first page of a fresh server is drawn before the warm-up begins: importing torch holds the
@@ -40,6 +40,7 @@ LOG = logging.getLogger(__name__)
 # the cold start 3.6-4.5 s instead of 1.9-2.1 s (bench/page_latency.py, this 2-core machine).
 FIRST_PAGE_DRAWN = threading.Event()
 FIRST_PAGE_WAIT = 5.0  # seconds the warm-up waits for that at most (a server nobody opens yet)
+WARM_DONE = threading.Event()  # set when the warm-up has ended (the background build waits for it)
 # The first page after the server starts is most often followed by the guided lesson (the home
 # page's first link) or the tokenizer pages (the top of the navigation), which need no torch but
 # pandas, pyarrow and their own modules (~0.6 s to import). Imported before torch, they are in
@@ -136,6 +137,12 @@ def visitor_script() -> Iterator[None]:
                 _visitors.notify_all()
 
 
+def pages_running() -> int:
+    """How many visitors' page scripts run now (the background build starts when none does)."""
+    with _visitors:
+        return _running
+
+
 def give_way() -> float:
     """In the warm-up thread: wait while a page script runs, at most until GIVE_WAY seconds after
     its busy spell began, and not while a script waits for a module this thread is importing;
@@ -202,9 +209,10 @@ def preload_chart_code() -> None:
 def start() -> threading.Thread | None:
     """Start the warm-up thread once per server (later calls return the same thread).
 
-    `EXPLORER_WARMUP=0` turns it off (the test suite's AppTest runs of app.py set it).
+    `EXPLORER_WARMUP=0` turns it off (the test suite's AppTest runs of app.py set it); a training
+    worker running app.py (`runtime.in_worker_process`) never starts it.
     """
-    if os.environ.get("EXPLORER_WARMUP", "1") == "0":
+    if os.environ.get("EXPLORER_WARMUP", "1") == "0" or in_worker_process():
         return None
     return start_thread(warm, name="explorer-warmup")
 
@@ -257,6 +265,7 @@ def warm() -> dict[str, float]:
             took[name] = time.perf_counter() - began
     finally:
         _warm_thread = None
+        WARM_DONE.set()
     # Everything alive now (torch, MiniLM, the page modules, the caches) lives as long as the
     # server: freezing it takes it out of every later garbage collection. A full collection over
     # it took ~160 ms holding the interpreter lock (every session waits), more with a class.

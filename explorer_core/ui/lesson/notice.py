@@ -1,6 +1,7 @@
 """The Chinese lesson's notice while MiniLM + 中文 is not built on this install: one line saying
-so, a button that builds it (the server's one build, `ui.training.chinese`), and its progress,
-polled once a second; when the build ends the lesson is drawn again, now with the taught model."""
+so, a button that builds it (the server's one build, `ui.training.chinese`, which the server also
+starts by itself: `ui.taught.autobuild`), and its progress, polled once a second; when the build
+ends the lesson is drawn again, now with the taught model."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import streamlit as st
 
 from explorer_core.ui.i18n import t
 from explorer_core.ui.pretrained import taught_tokenizer
+from explorer_core.ui.taught import autobuild
 from explorer_core.ui.training import chinese
 
 DRAWN_KEY = "lesson.zh.drawn"  # id of the build this session last drew as running
@@ -18,7 +20,8 @@ def chinese_notice() -> None:
     active = chinese.building()
     if taught_tokenizer() is not None and not active:
         return
-    st.fragment(run_every=1.0 if active else None)(_notice)()
+    every = 1.0 if active else autobuild.SOON_POLL_SECONDS if autobuild.soon() else None
+    st.fragment(run_every=every)(_notice)()
 
 
 def _notice() -> None:
@@ -32,6 +35,11 @@ def _notice() -> None:
         chinese.ended_line(run)  # e.g. why the last build failed
     if taught_tokenizer() is not None:
         return
+    build = autobuild.start()
+    if run is None and build is not None and build.state == "failed":
+        st.warning(autobuild.failed_line(build.error), icon=":material/error:")
+    elif autobuild.soon():
+        st.caption(t("taught.build.soon"))
     line, button = st.columns([4, 1], vertical_alignment="center")
     line.info(t("lesson.zh.none"), icon=":material/translate:")
     if button.button(t("lesson.zh.build"), key="lesson.zh.build", type="primary", width="stretch"):

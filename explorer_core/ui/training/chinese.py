@@ -4,13 +4,16 @@ lesson asks for.
 The build is the server's, not a session's: one `TrainingRun` of a `DistillPlan` (a worker
 process, admitted by the server's one `Admission` like any run, under the name `OWNER`) installs
 "MiniLM + 中文, taught here" once per install (`files.taught_model`), where every page reads it
-(`ui.pretrained.taught`). Every session sees the same build's progress; only the session that
-started it may stop it. It runs to its end when that tab closes (nobody else would restart the
-work), and a Stop installs the model as it is, as any Stop in the app keeps what was trained.
+(`ui.pretrained.taught`). The server starts it by itself on a fresh install, in the background
+(`start_background_build`, called by `ui.taught.autobuild`); a press of Build starts it at once.
+Every session sees the same build's progress; only the session that started it may stop it. It
+runs to its end when that tab closes (nobody else would restart the work), and a Stop installs
+the model as it is, as any Stop in the app keeps what was trained.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -80,14 +83,27 @@ def place() -> int | None:
     return runs.admission().touch(OWNER) if building() else None
 
 
+RECIPE_SETTING = "EXPLORER_TAUGHT_RECIPE"  # "tiny": a toy build in seconds (tests, demos)
+TINY_PAIRS, TINY_STEPS = 24, 12  # the tiny recipe: ~10-60 s, long enough to watch
+
+
 def plan() -> DistillPlan:
-    """The app's build: the default recipe, with a point on the curve every EVAL_EVERY steps."""
+    """The app's build: the default recipe, with a point on the curve every EVAL_EVERY steps.
+
+    EXPLORER_TAUGHT_RECIPE=tiny builds a toy model instead (24 pairs, 12 small steps) under the
+    real model's name: for tests and demos of the build itself, never for a class."""
     from dataclasses import replace
 
+    from explorer_core.inputs.parallel import builtin_parallel_pairs
     from explorer_core.training.multilingual import DistillPlan, MultilingualConfig
 
+    out = str(taught_model.folder())
+    if os.environ.get(RECIPE_SETTING, "") == "tiny":
+        config = MultilingualConfig(steps=TINY_STEPS, batch_size=8, eval_every=4)
+        pairs = tuple(builtin_parallel_pairs()[:TINY_PAIRS])
+        return DistillPlan(config, pairs=pairs, device="cpu", out=out)
     config = replace(MultilingualConfig(), eval_every=EVAL_EVERY)
-    return DistillPlan(config, device="auto", out=str(taught_model.folder()))
+    return DistillPlan(config, device="auto", out=out)
 
 
 def start_build() -> str | None:
@@ -108,7 +124,27 @@ def start_build() -> str | None:
             return t("train.zh.refused.budget", need=err.need // 2**20, budget=err.budget // 2**20)
         shared.run, shared.starter = run, runs.owner()
     taught_model.remove_stale()  # older recipes' models: never read again
+    taught_model.clear_failure()  # a press of Build is the retry a failed build waits for
     return None
+
+
+def start_background_build() -> TrainingRun:
+    """The server's own build (`ui.taught.autobuild`'s thread: no session, no texts): queued
+    behind every session's run and paused for them (`Admission.submit(background=True)`), its
+    worker niced to BACKGROUND_NICE with one torch thread. Returns the build that is running now,
+    this one or one a press of Build started before. Raises admission.Refused (budget)."""
+    from explorer_core.training.worker import BACKGROUND_NICE, TrainingRun
+    from explorer_core.ui.training import run as runs
+
+    gate, shared = runs.admission(), board()
+    with shared.lock:
+        if building() and shared.run is not None:
+            return shared.run
+        run = TrainingRun(plan(), max_snapshots=2, expire_after=None, nice=BACKGROUND_NICE)
+        gate.submit(OWNER, run, NEED_BYTES, background=True)
+        shared.run, shared.starter = run, ""  # nobody's: no browser may stop it
+    taught_model.remove_stale()
+    return run
 
 
 def may_stop() -> bool:
@@ -142,12 +178,18 @@ def stop_build() -> None:
 def progress_text(run: TrainingRun) -> tuple[float, str]:
     """(share done, one line) of a build that trains or waits."""
     where = place()
+    status = run.status()
+    if getattr(run, "paused", False):  # a background build gave its slot to a session's run
+        return status.fraction, t("train.zh.paused", step=status.step,
+                                  total=status.total_steps or "?")  # fmt: skip
     if where:
         return 0.0, t("train.zh.waiting", place=where)
-    status = run.status()
     if status.last_step is None:
         return 0.0, t("train.zh.preparing")
-    eta = t("train.zh.eta", eta=status.eta_seconds) if status.eta_seconds else ""
+    eta = ""
+    if status.eta_seconds is not None:  # minutes once it is more than a minute and a half
+        eta = t("train.zh.eta", eta=status.eta_seconds) if status.eta_seconds < 90 else \
+            t("train.zh.eta_min", minutes=status.eta_seconds / 60)  # fmt: skip
     text = t("train.zh.progress", step=status.step, total=status.total_steps or "?",
              seconds=status.seconds, eta=eta)  # fmt: skip
     return status.fraction, text
