@@ -115,15 +115,17 @@ def start_process(process: multiprocessing.process.BaseProcess) -> None:
     # while it runs (and leaves the last one there): every worker ran app.py (its warm-up and
     # home page, in bare mode), and after an AppTest of one page that page, which failed there.
     # A bare module without a file stands in for `__main__` while the process starts (Streamlit
-    # only ever assigns `sys.modules["__main__"]`, never reads it).
+    # only ever assigns `sys.modules["__main__"]`, never reads it). This covers the spawn start
+    # method too; under the fork server, its children skip the step anyway (training.fork_server).
+    # A page run that began meanwhile installed its own script there: that one stays.
     """
     with _MAIN_LOCK:
-        main = sys.modules.get("__main__")
-        sys.modules["__main__"] = types.ModuleType("__main__")
+        main, bare = sys.modules.get("__main__"), types.ModuleType("__main__")
+        sys.modules["__main__"] = bare
         try:
             process.start()
         finally:
-            if main is not None:
+            if main is not None and sys.modules.get("__main__") is bare:
                 sys.modules["__main__"] = main
 
 
