@@ -94,6 +94,11 @@ def test_charts_are_legible_at_1280x720(app_url, url_path, query, charts):
     with browser_session(app_url, **PROJECTOR) as browser:
         browser.open(url_path, query)
         wait_for_charts(browser, charts)
+        # plotly adds a chart's toolbar after drawing it (the fresh-clone run counted one of two)
+        browser.page.wait_for_function(
+            f"document.querySelectorAll(`{PLOT} [data-title^='Download plot']`).length"
+            f" >= {charts}", timeout=60_000,
+        )  # fmt: skip
         browser.page.wait_for_timeout(500)
         small = browser.small_chart_text()
         assert not small, small
