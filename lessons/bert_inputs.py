@@ -100,5 +100,6 @@ st.caption(t("inputs.layout.caption", truncated=truncated, n=max_len, seed=nsp_s
 
 tutorial_view(ex, "zh" if source == "zh" else "en", max_len, nsp_seed)
 # MLM again, on Chinese: characters against whole words (last: the views above keep their order)
-whole_word_view(seed, st.session_state.get("inputs.draws", DEFAULTS["inputs.draws"]))
+draws = st.session_state.get("inputs.draws")  # the slider's value (a pack may hold any number)
+whole_word_view(seed, draws if draws in choices("inputs.draws") else DEFAULTS["inputs.draws"])
 share_link(LINKED, link, DEFAULTS)
