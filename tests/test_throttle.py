@@ -109,7 +109,8 @@ def test_throttle_keeps_one_bucket_per_session(run_page):
     """A run of the app spends one token of its own session's bucket; idle buckets are dropped."""
     from explorer_core.ui.throttle import BUCKET_IDLE, _buckets
 
-    table = _buckets()
+    table = _buckets()  # the server's: earlier app runs of this test process left theirs here
+    table.by_session.clear()
     at = run_page("app.py")
     assert not at.exception
     (bucket,) = table.by_session.values()  # AppTest: one session
