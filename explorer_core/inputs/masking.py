@@ -89,9 +89,17 @@ def mask_tokens(
     randomised &= selected & ~masked
     random_ids = torch.randint(vocab_size, shape, dtype=torch.long, generator=generator)
     # 4) the rest of the selected keep their token
-    inputs = input_ids.masked_fill(masked, mask_id)
-    inputs = torch.where(randomised, random_ids, inputs)
-    kinds = torch.full(shape, NONE, dtype=torch.long)
+    return apply_masks(input_ids, labels, selected, masked, randomised, random_ids, mask_id)
+
+
+def apply_masks(
+    input_ids: Tensor, labels: Tensor, selected: Tensor, masked: Tensor, randomised: Tensor,
+    random_ids: Tensor, mask_id: int,
+) -> MaskedTokens:  # fmt: skip
+    """The inputs and kinds of a draw: [MASK] where `masked`, `random_ids` where `randomised`,
+    the token itself elsewhere (`selected` and neither: kept)."""
+    inputs = torch.where(randomised, random_ids, input_ids.masked_fill(masked, mask_id))
+    kinds = torch.full(input_ids.shape, NONE, dtype=torch.long)
     kinds[selected] = KEEP
     kinds[masked] = MASK
     kinds[randomised] = RANDOM

@@ -38,13 +38,10 @@ from torch import Tensor
 
 from explorer_core.inputs.masking import (
     IGNORE_INDEX,
-    KEEP,
-    MASK,
     MASK_REPLACE,
-    NONE,
-    RANDOM,
     RANDOM_REPLACE,
     MaskedTokens,
+    apply_masks,
 )
 from explorer_core.tokenization.base import Token, Tokenizer, is_cjk, is_punctuation
 
@@ -204,12 +201,7 @@ def mask_whole_words(
     randomised = (spread(draw) if per_word else draw) & selected & ~masked
     random_ids = torch.randint(vocab_size, shape, dtype=torch.long, generator=generator)
     # 4) the rest of the selected words keep their tokens
-    inputs = torch.where(randomised, random_ids, input_ids.masked_fill(masked, mask_id))
-    kinds = torch.full(shape, NONE, dtype=torch.long)
-    kinds[selected] = KEEP
-    kinds[masked] = MASK
-    kinds[randomised] = RANDOM
-    return MaskedTokens(inputs, labels, kinds)
+    return apply_masks(input_ids, labels, selected, masked, randomised, random_ids, mask_id)
 
 
 def text_word_starts(
