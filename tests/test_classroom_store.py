@@ -20,6 +20,7 @@ from explorer_core.classroom import (
 )
 from explorer_core.classroom.database import engine_for
 from explorer_core.training.admission import FakeClock
+from explorer_core.training.controlled import ExperimentSettings
 from tests.postgres import DATABASES, database_url
 
 
@@ -131,12 +132,17 @@ def test_experiment_assigns_round_robin_and_keeps_each_students_tokenizer(make, 
     kids = [store.join(code, f"kid{i}") for i in range(5)]
     assert store.assignment(code, kids[0].token) is None and store.results(code) == []
     assert kind_of(store.post_result, code, kids[0].token, {"loss": 1.0}) == "experiment"
-    first = store.start_experiment(code, secret, ["bpe", "wordpiece"], [500, None])
+    fixed = ExperimentSettings("tiny", 30, (0, 1))
+    first = store.start_experiment(code, secret, ["bpe", "wordpiece"], [500, None], fixed)
     assert store.pulse(code).experiment_id == first
+    assert store.experiment_settings(code) == fixed == replica.experiment_settings(code, first)
     order = [kids[i] for i in (3, 0, 4, 1, 2)]  # the order they ask in
     got = [store.assignment(code, k.token) for k in order]
-    cycle = [("bpe", 500), ("bpe", None), ("wordpiece", 500), ("wordpiece", None), ("bpe", 500)]
-    assert got == [Assignment(a, v) for a, v in cycle]
+    # every tokenizer once with seed 0, then again with seed 1
+    cycle = [("bpe", 500, 0), ("bpe", None, 0), ("wordpiece", 500, 0), ("wordpiece", None, 0),
+             ("bpe", 500, 1)]  # fmt: skip
+    assert got == [Assignment(a, v, seed, "tiny", 30) for a, v, seed in cycle]
+    assert all(a.controlled for a in got)
     assert [replica.assignment(code, k.token) for k in order] == got  # stored, same everywhere
 
     store.post_result(code, kids[3].token, {"loss": 2.5, "nickname": "spoofed"})
@@ -150,8 +156,12 @@ def test_experiment_assigns_round_robin_and_keeps_each_students_tokenizer(make, 
     assert kind_of(store.post_result, code, kids[1].token, {"loss": 3.0}) == "input"
     assert len(store.results(code)) == 5
 
-    second = store.start_experiment(code, secret, ["unigram"], [])
-    assert store.assignment(code, kids[3].token) == Assignment("unigram", None)
+    second = store.start_experiment(code, secret, ["unigram"], [])  # the default settings
+    default = ExperimentSettings()
+    assert store.experiment_settings(code) == default
+    assert store.assignment(code, kids[3].token) == Assignment(
+        "unigram", None, default.seeds[0], default.preset, default.steps
+    )
     assert store.results(code) == [] and len(store.results(code, first)) == 5
     store.stop_experiment(code, secret)
     assert store.pulse(code).experiment_id is None and store.assignment(code, kids[0].token) is None
@@ -266,9 +276,45 @@ def test_an_older_schema_is_upgraded_and_keeps_its_classes(url, clock):
         assert store.info("OLD23").member_limit == 30
         kid = store.join("OLD23", "kid")
         with engine_for(url).connect() as conn:
-            assert schema.version_of(conn) == schema.LATEST == 2
+            assert schema.version_of(conn) == schema.LATEST == 3
             conn.execute(text("UPDATE classes SET experiment_id = NULL"))  # the column exists
         assert store.assignment("OLD23", kid.token) is None
+    finally:
+        store.dispose()
+
+
+def test_a_version_2_experiment_is_upgraded_and_still_assigns(url, clock):
+    """An experiment running when the server is upgraded fixed only the tokenizer: its grid has
+    no seeds, so its students get seed/preset/steps None (their own Train settings), and the
+    class's next experiment is controlled."""
+    engine = engine_for(url)
+    assert schema.upgrade(engine, target=2) == 2
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO classes (id, code, secret_hash, created, expires, show_scores,"
+                " member_limit, poll_id, revealed, follow_seq, follow_target, experiment_id)"
+                " VALUES (7, 'OLD45', :h, :now, :later, false, 30, NULL, false, 0, NULL, 5)"
+            ),
+            {"h": "0" * 64, "now": clock.now, "later": clock.now + 600},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO experiments (id, class_id, combinations, started_at)"
+                " VALUES (5, 7, :cycle, :now)"
+            ),
+            {"cycle": '[["bpe", 500], ["wordpiece", 500]]', "now": clock.now},
+        )
+    store = ClassStore(url, clock=clock)
+    try:
+        kids = [store.join("OLD45", f"kid{i}") for i in range(3)]
+        got = [store.assignment("OLD45", k.token) for k in kids]
+        assert got == [Assignment("bpe", 500), Assignment("wordpiece", 500), Assignment("bpe", 500)]
+        assert not got[0].controlled and store.experiment_settings("OLD45") is None
+        with engine.connect() as conn:
+            assert schema.version_of(conn) == 3
+            seeds = conn.execute(select(schema.assignments.c.seed)).scalars().all()
+        assert seeds == [None, None, None]
     finally:
         store.dispose()
 

@@ -1,5 +1,6 @@
-"""The class experiment: each student trains the tokenizer they are assigned (round-robin over the
-teacher's algorithms × vocabulary sizes) and posts the result to a leaderboard.
+"""The class experiment: each student trains the tokenizer and seed they are assigned (round-robin
+over the teacher's seeds × algorithms × vocabulary sizes) with the settings the experiment fixes
+(`training.controlled.ExperimentSettings`: preset, steps), and posts the result to a leaderboard.
 
 Functions of an open transaction and the class's row, called by `store.ClassStore`. Assignments
 are stored, so a student keeps theirs after a reload or on another replica; the n-th student to
@@ -21,6 +22,7 @@ from explorer_core.classroom.records import (
     to_json,
 )
 from explorer_core.classroom.schema import assignments, classes, experiments, results
+from explorer_core.training.controlled import ExperimentSettings
 
 NAME_LENGTH = 64
 RESULTS_PER_STUDENT = 50  # per experiment: plenty of runs, and a bound on a stuck button's rows
@@ -31,17 +33,24 @@ def start(
     klass: Row,
     algorithms: Sequence[str],
     vocab_sizes: Sequence[int | None],
+    settings: ExperimentSettings,
     now: float,
 ) -> int:
     """A new experiment, made the class's running one; returns its id."""
     names = [str(a).strip() for a in algorithms]
     if any(not name or len(name) > NAME_LENGTH for name in names):
         raise ClassError("input", f"Algorithm names must be 1 to {NAME_LENGTH} characters long.")
-    cycle = [[c.algorithm, c.vocab_size] for c in combinations(names, list(vocab_sizes))]
+    grid = combinations(names, list(vocab_sizes), settings.seeds)
+    cycle = [[c.algorithm, c.vocab_size, c.seed] for c in grid]
     experiment_id = conn.execute(
         insert(experiments).values(
-            class_id=klass.id, combinations=json.dumps(cycle), started_at=now
-        )
+            class_id=klass.id,
+            combinations=json.dumps(cycle),
+            started_at=now,
+            preset=settings.preset,
+            steps=settings.steps,
+            seeds=json.dumps(settings.seeds),
+        )  # fmt: skip
     ).inserted_primary_key[0]
     conn.execute(
         update(classes).where(classes.c.id == klass.id).values(experiment_id=experiment_id)
@@ -54,20 +63,37 @@ def stop(conn: Connection, klass: Row) -> None:
     conn.execute(update(classes).where(classes.c.id == klass.id).values(experiment_id=None))
 
 
+def settings_of(conn: Connection, klass: Row, experiment_id: int) -> ExperimentSettings | None:
+    """What the class's experiment fixes; None for an experiment of another class, or one started
+    before schema version 3 (it fixed the tokenizer only)."""
+    row = conn.execute(
+        select(experiments.c.preset, experiments.c.steps, experiments.c.seeds).where(
+            experiments.c.id == int(experiment_id), experiments.c.class_id == klass.id
+        )
+    ).first()
+    if row is None or row.steps is None:
+        return None
+    return ExperimentSettings(row.preset, row.steps, tuple(json.loads(row.seeds)))
+
+
 def assignment(conn: Connection, klass: Row, member_id: int) -> Assignment | None:
-    """The member's tokenizer in the running experiment (None when none runs), given on first ask.
+    """The member's cell (tokenizer, seed) in the running experiment with its fixed settings
+    (None when none runs), given on first ask.
 
     The caller holds the class row locked (SELECT ... FOR UPDATE on PostgreSQL, BEGIN IMMEDIATE
     on SQLite), so two students asking at once get consecutive places in the cycle.
     """
     if klass.experiment_id is None:
         return None
+    settings = settings_of(conn, klass, klass.experiment_id)
+    fixed = (settings.preset, settings.steps) if settings is not None else (None, None)
     key = (assignments.c.experiment_id == klass.experiment_id) & (
         assignments.c.member_id == member_id
     )
-    row = conn.execute(select(assignments.c.algorithm, assignments.c.vocab_size).where(key)).first()
+    columns = (assignments.c.algorithm, assignments.c.vocab_size, assignments.c.seed)
+    row = conn.execute(select(*columns).where(key)).first()
     if row is not None:
-        return Assignment(row.algorithm, row.vocab_size)
+        return Assignment(row.algorithm, row.vocab_size, row.seed, *fixed)
     cycle = json.loads(
         conn.execute(
             select(experiments.c.combinations).where(experiments.c.id == klass.experiment_id)
@@ -78,7 +104,7 @@ def assignment(conn: Connection, klass: Row, member_id: int) -> Assignment | Non
         .select_from(assignments)
         .where(assignments.c.experiment_id == klass.experiment_id)
     ).scalar_one()
-    algorithm, vocab_size = cycle[seq % len(cycle)]
+    algorithm, vocab_size, seed = (*cycle[seq % len(cycle)], None)[:3]  # version 2: no seed
     conn.execute(
         insert(assignments).values(
             experiment_id=klass.experiment_id,
@@ -86,9 +112,10 @@ def assignment(conn: Connection, klass: Row, member_id: int) -> Assignment | Non
             seq=seq,
             algorithm=algorithm,
             vocab_size=vocab_size,
+            seed=seed,
         )
     )
-    return Assignment(algorithm, vocab_size)
+    return Assignment(algorithm, vocab_size, seed, *fixed)
 
 
 def post(conn: Connection, klass: Row, member: Row, result: dict, now: float) -> None:
@@ -110,15 +137,20 @@ def post(conn: Connection, klass: Row, member: Row, result: dict, now: float) ->
     )
 
 
+def newest(conn: Connection, klass: Row) -> int | None:
+    """The id of the class's latest experiment (running or stopped), None before any."""
+    return conn.execute(
+        select(func.max(experiments.c.id)).where(experiments.c.class_id == klass.id)
+    ).scalar()
+
+
 def leaderboard(conn: Connection, klass: Row, experiment_id: int | None) -> list[dict]:
     """The experiment's results in the order they came (the newest experiment by default).
 
     Each row is the posted dict plus "nickname" and "posted_at" (the store's, not the client's).
     """
     if experiment_id is None:
-        experiment_id = conn.execute(
-            select(func.max(experiments.c.id)).where(experiments.c.class_id == klass.id)
-        ).scalar()
+        experiment_id = newest(conn, klass)
         if experiment_id is None:
             return []
     owned = conn.execute(

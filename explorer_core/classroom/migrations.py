@@ -155,7 +155,21 @@ def experiments(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE classes ADD COLUMN experiment_id INTEGER"))
 
 
+def controlled_experiments(conn: Connection) -> None:
+    """Version 3: an experiment fixes the preset, the steps and the seeds (issue 30); the
+    round-robin gives each student a seed too. Experiments from before keep NULL there: they
+    fixed the tokenizer only, and the board says so."""
+    for statement in (
+        "ALTER TABLE experiments ADD COLUMN preset VARCHAR(32)",
+        "ALTER TABLE experiments ADD COLUMN steps INTEGER",
+        "ALTER TABLE experiments ADD COLUMN seeds TEXT",
+        "ALTER TABLE assignments ADD COLUMN seed INTEGER",
+    ):
+        conn.execute(text(statement))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("classes, members, polls", classes_members_polls),
     ("experiments", experiments),
+    ("controlled experiments", controlled_experiments),
 ]

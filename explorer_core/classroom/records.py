@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -118,8 +119,21 @@ class PollTally:
 
 @dataclass(frozen=True)
 class Assignment:
+    """A student's cell of the experiment's grid, and the settings every run shares.
+
+    An experiment started before the controlled settings (schema version 2) fixed only the
+    tokenizer: its assignments have seed, preset and steps None (`controlled` is False).
+    """
+
     algorithm: str
     vocab_size: int | None  # None: the student picks the size
+    seed: int | None = None
+    preset: str | None = None  # training.presets.PRESETS
+    steps: int | None = None  # fine-tuning steps, exactly (training.controlled)
+
+    @property
+    def controlled(self) -> bool:
+        return self.steps is not None
 
 
 def clean_nickname(text: str) -> str:
@@ -177,13 +191,19 @@ def normalise_code(code: str) -> str:
     return "".join(str(code).split()).upper()
 
 
-def combinations(algorithms: list[str], vocab_sizes: list[int | None]) -> list[Assignment]:
-    """Every algorithm × vocabulary size, algorithm-major: the round-robin's cycle.
+def combinations(
+    algorithms: list[str], vocab_sizes: list[int | None], seeds: Sequence[int | None] = (None,)
+) -> list[Assignment]:
+    """Every seed × algorithm × vocabulary size: the round-robin's cycle. The seed varies
+    slowest, so the first students cover every tokenizer once (seed 0) before any tokenizer gets
+    a second seed: a class smaller than the grid still compares every tokenizer.
 
     The n-th student (from 0) to ask for an assignment gets cycle[n % len(cycle)].
 
     >>> [(a.algorithm, a.vocab_size) for a in combinations(["bpe", "wordpiece"], [500, None])]
     [('bpe', 500), ('bpe', None), ('wordpiece', 500), ('wordpiece', None)]
+    >>> [(a.algorithm, a.seed) for a in combinations(["bpe", "wordpiece"], [500], [0, 1])]
+    [('bpe', 0), ('wordpiece', 0), ('bpe', 1), ('wordpiece', 1)]
     """
     if not algorithms:
         raise ClassError("input", "Pick at least one tokenizer algorithm for the experiment.")
@@ -193,7 +213,7 @@ def combinations(algorithms: list[str], vocab_sizes: list[int | None]) -> list[A
             raise ClassError(
                 "input", f"A vocabulary size must be a positive whole number: {size!r}."
             )
-    return [Assignment(str(a), s) for a in algorithms for s in sizes]
+    return [Assignment(str(a), s, seed) for seed in seeds for a in algorithms for s in sizes]
 
 
 def check_target(target: str) -> str:

@@ -110,8 +110,11 @@ experiments = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("class_id", Integer, ForeignKey("classes.id", **CASCADE), nullable=False, index=True),
-    Column("combinations", Text, nullable=False),  # JSON [[algorithm, vocab_size], ...]
+    Column("combinations", Text, nullable=False),  # JSON [[algorithm, vocab_size, seed], ...]
     Column("started_at", Float, nullable=False),
+    Column("preset", String(32)),  # migration 3; NULL: an experiment that fixed the tokenizer only
+    Column("steps", Integer),  # migration 3: fine-tuning steps of every run
+    Column("seeds", Text),  # migration 3: JSON [0, 1, 2]
     **SQLITE,
 )
 assignments = Table(
@@ -122,6 +125,7 @@ assignments = Table(
     Column("seq", Integer, nullable=False),  # 0, 1, 2 ... in the order students asked
     Column("algorithm", String(64), nullable=False),
     Column("vocab_size", Integer),
+    Column("seed", Integer),  # migration 3
     UniqueConstraint("experiment_id", "seq"),
 )
 results = Table(

@@ -23,6 +23,7 @@ from explorer_core.classroom.records import (
     normalise_code,
 )
 from explorer_core.classroom.schema import classes, ended
+from explorer_core.training.controlled import ExperimentSettings
 
 CODE_TRIES = 20
 
@@ -115,13 +116,27 @@ class TeacherStore(StoreBase):
 
     @call
     def start_experiment(
-        self, code: str, secret: str, algorithms: Sequence[str], vocab_sizes: Sequence[int | None]
-    ) -> int:
-        """Starts an experiment over algorithms × vocab_sizes (None: the student's choice);
-        returns its id. A running one is replaced (its results stay)."""
+        self, code: str, secret: str, algorithms: Sequence[str], vocab_sizes: Sequence[int | None],
+        settings: ExperimentSettings | None = None,
+    ) -> int:  # fmt: skip
+        """Starts an experiment over seeds × algorithms × vocab_sizes (None: the student's
+        choice) that fixes `settings` (default: `ExperimentSettings()`) for every run; returns
+        its id. A running one is replaced (its results stay)."""
+        settings = ExperimentSettings() if settings is None else settings
         with self._write() as conn:
             row = self._teacher(conn, code, secret, lock=True)
-            return experiments.start(conn, row, algorithms, vocab_sizes, self.clock())
+            return experiments.start(conn, row, algorithms, vocab_sizes, settings, self.clock())
+
+    @call
+    def experiment_settings(
+        self, code: str, experiment_id: int | None = None
+    ) -> ExperimentSettings | None:
+        """What the experiment (default: the newest) fixes; None before any experiment, or for
+        one started before the controlled settings existed (it fixed the tokenizer only)."""
+        with self._read() as conn:
+            row = self._find(conn, normalise_code(code))
+            found = experiments.newest(conn, row) if experiment_id is None else int(experiment_id)
+            return None if found is None else experiments.settings_of(conn, row, found)
 
     @call
     def stop_experiment(self, code: str, secret: str) -> None:
