@@ -68,15 +68,17 @@ if kind == "chinese":  # the install's MiniLM + 中文 (ui/training/chinese.py)
     chinese_kind()
     st.stop()
 st.markdown(t("train.intro"))
+fixed = class_run.fix_settings(active)  # a controlled class experiment sets (and locks) the rest
+locked = active or fixed is not None
 
 # 1) data
 st.subheader(t("train.data.head"))
 source = st.segmented_control(
-    t("train.data"), ("builtin", "upload"), key="train.data", disabled=active,
+    t("train.data"), ("builtin", "upload"), key="train.data", disabled=locked,
     format_func=lambda s: t(f"train.data.{s}"),
 ) or "builtin"  # fmt: skip
 link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop, so error views keep their link
-parts, data_key, data_name = data_panel(source, active)
+parts, data_key, data_name = data_panel(source, locked)
 
 # 2) tokenizer
 st.subheader(t("train.tok.head"))
@@ -87,13 +89,18 @@ tokenizer = tokenizer_panel(ALGORITHMS, corpus, active, DEFAULTS)
 
 # 3) model
 st.subheader(t("train.model.head"))
-preset = model_panel(active, DEFAULTS)
+preset = model_panel(locked, DEFAULTS)
 
 # 4) objective and budget
 st.subheader(t("train.objective.head"))
-objective = objective_panel(OBJECTIVES, active, DEFAULTS)
-planned = plan_panel(preset, objective, tokenizer, parts) if tokenizer is not None else None
-planned = start_panel(planned, active)  # fresh, this session's model or MiniLM
+objective = objective_panel(OBJECTIVES, locked, DEFAULTS, fixed=fixed is not None)
+if tokenizer is None:
+    planned = None
+elif fixed is not None:  # the experiment's own plan, whatever the widgets say
+    planned = class_run.controlled_plan(fixed, tokenizer, parts)
+else:
+    planned = plan_panel(preset, objective, tokenizer, parts)
+planned = start_panel(planned, locked)  # fresh, this session's model or MiniLM
 
 left, right = st.columns(2)
 if left.button(

@@ -201,8 +201,66 @@ def test_the_experiment_assigns_tokenizers_and_fills_the_leaderboard(class_db):
     class_db.post_result(seat.code, ann.session_state["class.seat"].token, row)
     teacher.run()
     assert "Leaderboard · runs: 1" in everything_said(teacher)
-    board = teacher.dataframe[-1].value
+    board = next(d.value for d in teacher.dataframe if "nickname" in d.value.columns)
     assert board.iloc[0]["nickname"] == "Ann" and board.iloc[0]["test en"] == pytest.approx(0.58)
+    assert board.iloc[0]["seed"] == 0 and board.iloc[0]["steps"] == 40
+
+
+def test_a_controlled_experiment_trains_the_teachers_settings_not_the_students(class_db):
+    """Ann set her own budget, seed, sizes and objective; the experiment's preset, steps and seed
+    win, the widgets say so (locked), and her run trains exactly the teacher's steps. The
+    board then shows the fixed settings and the spread over seeds."""
+    from tests.models import wait_for_end
+
+    teacher = start_class()
+    seat = teacher.session_state["class.seat"]
+    ann = open_app({"class": seat.code, "name": "Ann"})
+    ann.switch_page("lessons/train_model.py").run()
+    ann.toggle(key="train.edit").set_value(True).run()
+    for key, value in {"train.budget": 30, "train.seed": 7, "train.hidden": 64}.items():
+        ann.number_input(key=key).set_value(value)
+    ann.radio(key="train.objective").set_value("pretrain+finetune").run()
+    assert ann.session_state["train.seed"] == 7 and not ann.exception
+
+    teacher.multiselect(key="class.t.exp.algos").set_value(["byte-bpe"])
+    teacher.text_input(key="class.t.exp.vocabs").input("300")
+    teacher.number_input(key="class.t.exp.steps").set_value(6)
+    teacher.text_input(key="class.t.exp.seeds").input("4, 5").run()
+    assert "2 runs cover the grid (1 tokenizers × 2 seeds)" in everything_said(teacher)
+    button(teacher, "class.t.exp.start").click().run()
+    assert not teacher.exception, [e.message for e in teacher.exception]
+
+    ann.run()
+    assert not ann.exception, [e.message for e in ann.exception]
+    state = ann.session_state
+    assert (state["train.preset"], state["train.fine_steps"], state["train.budget"],
+            state["train.seed"], state["train.objective"], state["train.hidden"],
+            state["train.edit"]) == ("tiny", 6, 0, 4, "finetune", 128, False)  # fmt: skip
+    assert ann.selectbox(key="train.preset").disabled
+    assert ann.number_input(key="train.fine_steps").disabled
+    assert ann.number_input(key="train.budget").disabled
+    assert "exactly **6** fine-tuning steps" in everything_said(ann)
+    ann.button(key="train.start").click().run()
+    assert not ann.exception, [e.message for e in ann.exception]
+    plan = state["train.run"].plan
+    assert (plan.pretrain, plan.finetune.steps, plan.finetune.time_budget, plan.seed) == (
+        None, 6, None, 4)  # fmt: skip
+    wait_for_end(ann)
+    assert not ann.exception, [e.message for e in ann.exception]
+    [posted] = class_db.results(seat.code)
+    assert (posted["algorithm"], posted["preset"], posted["steps"], posted["seed"]) == (
+        "byte-bpe", "tiny", 6, 4)  # fmt: skip
+
+    bea = open_app({"class": seat.code, "name": "Bea"})
+    bea.switch_page("lessons/train_model.py").run()
+    assert bea.session_state["train.seed"] == 5  # the grid's next cell: the same tokenizer
+    assert bea.session_state["train.algo"] == "byte-bpe"
+
+    teacher.run()
+    said = everything_said(teacher)
+    assert "Controlled experiment: every run trains preset **tiny** for exactly **6**" in said
+    spread = next(d.value for d in teacher.dataframe if "sd" in d.value.columns)
+    assert spread.iloc[0][["runs", "seeds"]].tolist() == [1, "4"]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

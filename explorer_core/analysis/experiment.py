@@ -15,8 +15,8 @@ example, test Spearman in English of two char-BPE runs:
 >>> runs = [ExperimentResult("", "char-bpe", 1000, "tiny", 50, 3.0, seed, {"en": None},
 ...                          {"en": rho}, {"en": 0.0}) for seed, rho in ((0, 0.6), (1, 0.7))]
 >>> s = summarise(runs)[0]
->>> (s.split, s.lang, s.n, round(s.mean, 2), round(s.sd, 4), s.min, s.max)
-('test', 'en', 2, 0.65, 0.0707, 0.6, 0.7)
+>>> (s.split, s.lang, s.n, round(s.mean, 2), round(s.sd, 4), s.min, s.max, s.seeds)
+('test', 'en', 2, 0.65, 0.0707, 0.6, 0.7, (0, 1))
 """
 
 from __future__ import annotations
@@ -208,6 +208,7 @@ class ExperimentSummary:
     min: float
     max: float
     unk_share: float | None  # mean over the runs
+    seeds: tuple[int, ...] = ()  # of the runs with a value, in order (a seed twice: run twice)
 
 
 def summarise(results: Sequence[ExperimentResult]) -> list[ExperimentSummary]:
@@ -229,7 +230,7 @@ def summarise(results: Sequence[ExperimentResult]) -> list[ExperimentSummary]:
         out.append(ExperimentSummary(
             algo, size, split, lang, len(values), statistics.fmean(values),
             statistics.stdev(values) if len(values) > 1 else 0.0, min(values), max(values),
-            statistics.fmean(shares) if shares else None,
+            statistics.fmean(shares) if shares else None, tuple(r.seed for r in runs),
         ))  # fmt: skip
     return sorted(out, key=lambda s: (first[s.algorithm], s.vocab_size, SPLITS.index(s.split),
                                       s.lang))  # fmt: skip

@@ -10,7 +10,7 @@ import it.
 
 >>> s = ExperimentSettings()
 >>> (s.preset, s.steps, s.seeds)
-('tiny', 150, (0, 1, 2))
+('tiny', 200, (0, 1, 2))
 >>> parse_seeds("0, 1,2")
 (0, 1, 2)
 """
@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from explorer_core.training.presets import PRESETS
 
 OBJECTIVE = "finetune"  # fine-tuning from fresh weights only: what `experiment tokenizers` trains
-# 150 Tiny steps (batch 32, 385 training pairs: ~12 passes) took 25 s of CPU on one thread of
-# this 2-core server (steps stop the run, never the clock), so 30 runs, 2 at a time, end in ~7 min.
-DEFAULT_STEPS = 150
+MAX_LENGTH = 64  # tokens per sentence: `train sts`'s recipe (FinetuneConfig's default)
+# Measured on the 2-core server (one torch thread, other work running): 150 Tiny steps took 17-18 s
+# of CPU with each default tokenizer (char-bpe 2000, byte-bpe and WordPiece 4000), so 200 steps
+# (batch 32 of 385 pairs: ~17 passes) take ~24 s, and 30 runs, 2 at a time, ~7 min plus startup.
+DEFAULT_STEPS = 200
 DEFAULT_SEEDS = (0, 1, 2)  # three seeds: a mean and an sd per tokenizer within one lecture
 STEPS_RANGE = (1, 5_000)
 MAX_SEEDS = 10

@@ -22,9 +22,19 @@ from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import ALGORITHMS, Tokenizer
 from explorer_core.training.base_models import FRESH_INITS
 from explorer_core.training.jobs import StsJob, get_tokenizer
+from explorer_core.training.jobs import build_plan as build_sts_plan
 from explorer_core.training.run import TrainingPlan
 
-__all__ = ["ALGORITHMS", "assign_round_robin", "check_grid", "train_tokenizer", "with_tokenizer"]
+SNAPSHOT_EVERY = 25  # the Train page's before/after views (as `choices.TrainChoices`)
+
+__all__ = [
+    "ALGORITHMS",
+    "assign_round_robin",
+    "check_grid",
+    "controlled_plan",
+    "train_tokenizer",
+    "with_tokenizer",
+]
 
 
 def check_grid(algorithms: Sequence[str], vocab_sizes: Sequence[int | None]) -> None:
@@ -108,3 +118,30 @@ def with_tokenizer(
     vocab = BertVocab.of(tokenizer)
     config = replace(plan.model_config, vocab_size=vocab.size, pad_token_id=vocab.pad_id)
     return replace(plan, tokenizer=tokenizer, model_config=config)
+
+
+def controlled_plan(
+    preset: str, steps: int, seed: int, tokenizer: Tokenizer, parts: dict[str, list]
+) -> TrainingPlan:
+    """The plan of one run of a controlled experiment: `train sts`'s recipe (`jobs.build_plan`,
+    what `experiment tokenizers` runs) for `preset`, fine-tuning fresh weights on `parts["train"]`
+    for exactly `steps` steps (no time budget: a run sharing the cores with others still trains
+    them all), with `seed`. The Train page runs this plan for a student in a class experiment,
+    whatever the student's own settings; it adds snapshots and more evaluations for its views,
+    which read the model and leave the training as it is.
+
+    >>> from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
+    >>> parts = split_pairs(builtin_sts_pairs())
+    >>> tok = train_tokenizer("byte-bpe", 300, ["a few words", "in two lines"])
+    >>> plan = controlled_plan("tiny", 150, 2, tok, parts)
+    >>> fine = plan.finetune
+    >>> (plan.pretrain, fine.steps, fine.time_budget, fine.seed, fine.max_length, plan.name)
+    (None, 150, None, 2, 64, 'tiny')
+    """
+    job = StsJob(train=Path(), out=Path(), preset=preset, steps=int(steps), seed=int(seed),
+                 device="cpu")  # fmt: skip
+    plan = build_sts_plan(job, tokenizer, parts)
+    assert plan.pretrain is None and plan.finetune.time_budget is None, "steps alone stop it"
+    fine = replace(plan.finetune, snapshot_every=SNAPSHOT_EVERY,
+                   eval_every=min(plan.finetune.eval_every, max(5, int(steps) // 10)))  # fmt: skip
+    return replace(plan, finetune=fine)

@@ -49,10 +49,18 @@ def results_frame(results: Sequence[ExperimentResult], sort: bool = True) -> pd.
 
 
 def summary_frame(summary: Sequence[ExperimentSummary]) -> pd.DataFrame:
-    """One row per (algorithm, vocab size, split, language): n, mean, sd, min, max, [UNK]."""
+    """One row per (algorithm, vocab size, split, language): n, mean, sd, min, max, [UNK] and
+    the seeds of the runs ("0, 1, 2").
+
+    >>> r = [ExperimentResult("", "word", 99, "tiny", 5, 1.0, seed, {}, {"en": rho}, {})
+    ...      for seed, rho in ((0, 0.2), (1, 0.4))]
+    >>> summary_frame(summarise(r))[["algorithm", "n", "seeds"]].values.tolist()
+    [['word', 2, '0, 1']]
+    """
     columns = ["algorithm", "vocab_size", "split", "lang", "n", "mean", "sd", "min", "max",
-               "unk_share"]  # fmt: skip
-    return pd.DataFrame([asdict(s) for s in summary], columns=columns)
+               "unk_share", "seeds"]  # fmt: skip
+    rows = [asdict(s) | {"seeds": ", ".join(map(str, s.seeds))} for s in summary]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def _runs_trace(

@@ -1,11 +1,14 @@
 """The class experiment ("which tokenizer makes the better model?") and the quiz points.
 
-The teacher picks tokenizers and vocabulary sizes and starts it; each student's next run on the
-Train page trains with the tokenizer the experiment assigns (round-robin over the teacher's grid,
-`ClassStore.assignment`), and posts its result when it ends (`post_result`, called from the Train
-page). The teacher's panel shows the leaderboard, a chart of test Spearman by tokenizer (each run
-a point, mean ± sd per tokenizer and language) with the lexical baseline and MiniLM on the same
-built-in test pairs as reference lines, and the board as CSV.
+The teacher picks tokenizers, vocabulary sizes and what every run shares (model preset, a number
+of training steps, the seeds: `training.controlled.ExperimentSettings`) and starts it; each
+student's next run on the Train page trains with the tokenizer and seed the experiment assigns
+(round-robin over seeds × tokenizers, `ClassStore.assignment`) and its fixed settings, and posts
+its result when it ends (`post_result`, called from the Train page). The teacher's panel says what
+the experiment fixes, and shows the leaderboard, the spread over seeds (mean ± sd and n per
+tokenizer), a chart of test Spearman by tokenizer (each run a point, mean ± sd per tokenizer and
+language) with the lexical baseline and MiniLM on the same built-in test pairs as reference
+lines, and the board as CSV (seed, steps and preset columns included).
 """
 
 from __future__ import annotations
@@ -18,6 +21,13 @@ import streamlit as st
 
 from explorer_core.classroom import Assignment, ClassError
 from explorer_core.tokenization import ALGORITHMS
+from explorer_core.training.controlled import (
+    DEFAULT_SEEDS,
+    STEPS_RANGE,
+    ExperimentSettings,
+    parse_seeds,
+)
+from explorer_core.training.presets import PRESETS
 from explorer_core.ui.classroom.gate import current, rerun_part
 from explorer_core.ui.classroom.seat import Seat, report
 from explorer_core.ui.classroom.seat import store as class_store
@@ -25,6 +35,7 @@ from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t
 
 ALGOS_KEY, VOCABS_KEY = "class.t.exp.algos", "class.t.exp.vocabs"
+PRESET_KEY, STEPS_KEY, SEEDS_KEY = "class.t.exp.preset", "class.t.exp.steps", "class.t.exp.seeds"
 DEFAULT_ALGOS = ("char-bpe", "byte-bpe", "wordpiece")
 DEFAULT_VOCABS = "2000, 4000"  # a character vocabulary of the built-in data needs ~1,450
 VOCAB_RANGE = (100, 30_000)  # the Train page's own tokenizer sizes (ui/training/panels.py)
@@ -32,11 +43,17 @@ POSTED_KEY = "class.posted"  # id of the run whose result this session already p
 ASSIGNMENT_KEY = "class.assignment"  # ((code, experiment id), Assignment) of this student
 COLUMNS = {  # leaderboard column -> text key of its header
     "nickname": "class.col.nickname", "algorithm": "class.col.tokenizer",
-    "vocab_size": "class.col.vocab", "preset": "class.col.preset", "steps": "class.col.steps",
-    "seconds": "class.col.seconds", "test_spearman_en": "class.col.test_en",
-    "test_spearman_zh": "class.col.test_zh", "dev_spearman_en": "class.col.dev_en",
-    "dev_spearman_zh": "class.col.dev_zh", "unk_share_en": "class.col.unk_en",
-    "unk_share_zh": "class.col.unk_zh",
+    "vocab_size": "class.col.vocab", "seed": "class.col.seed", "preset": "class.col.preset",
+    "steps": "class.col.steps", "seconds": "class.col.seconds",
+    "test_spearman_en": "class.col.test_en", "test_spearman_zh": "class.col.test_zh",
+    "dev_spearman_en": "class.col.dev_en", "dev_spearman_zh": "class.col.dev_zh",
+    "unk_share_en": "class.col.unk_en", "unk_share_zh": "class.col.unk_zh",
+}  # fmt: skip
+SPREAD_COLUMNS = {  # spread-over-seeds column -> text key of its header
+    "algorithm": "class.col.tokenizer", "vocab_size": "class.col.vocab",
+    "lang": "class.col.lang", "n": "class.col.runs", "mean": "class.col.mean",
+    "sd": "class.col.sd", "min": "class.col.min", "max": "class.col.max",
+    "seeds": "class.col.seeds",
 }  # fmt: skip
 
 
@@ -69,22 +86,53 @@ def teacher_board(seat: Seat, experiment_id: int | None, wide: bool) -> None:
             class_store().stop_experiment(seat.code, seat.secret or "")
             rerun_part()
     rows = class_store().results(seat.code)
+    if rows or experiment_id is not None:
+        settings_line(class_store().experiment_settings(seat.code))
     leaderboard(rows, wide)
+
+
+def settings_line(settings: ExperimentSettings | None) -> None:
+    """What the experiment fixes (or that it fixed only the tokenizer: one from before)."""
+    if settings is None:
+        st.caption(t("class.exp.uncontrolled"))
+        return
+    seeds = ", ".join(str(s) for s in settings.seeds)
+    st.markdown(t("class.exp.controlled", preset=settings.preset, steps=settings.steps,
+                  seeds=seeds))  # fmt: skip
 
 
 def _start_form(seat: Seat) -> None:
     st.session_state.setdefault(ALGOS_KEY, list(DEFAULT_ALGOS))
     st.session_state.setdefault(VOCABS_KEY, DEFAULT_VOCABS)
+    st.session_state.setdefault(PRESET_KEY, ExperimentSettings().preset)
+    st.session_state.setdefault(STEPS_KEY, ExperimentSettings().steps)
+    st.session_state.setdefault(SEEDS_KEY, ", ".join(map(str, DEFAULT_SEEDS)))
     algos = st.multiselect(t("class.exp.algorithms"), ALGORITHMS, key=ALGOS_KEY)
     vocabs = st.text_input(t("class.exp.vocabs"), key=VOCABS_KEY)
+    left, middle, right = st.columns(3)
+    preset = left.selectbox(t("class.exp.preset"), tuple(PRESETS), key=PRESET_KEY)
+    steps = middle.number_input(t("class.exp.steps"), *STEPS_RANGE, step=10, key=STEPS_KEY,
+                                help=t("class.exp.steps.help"))  # fmt: skip
+    seeds_text = right.text_input(t("class.exp.seeds"), key=SEEDS_KEY,
+                                  help=t("class.exp.seeds.help"))  # fmt: skip
+    sizes = parse_vocabs(vocabs)
+    try:
+        settings = ExperimentSettings(preset, int(steps), parse_seeds(seeds_text))
+    except ValueError as err:
+        settings, problem = None, str(err)
+    if algos and sizes is not None and settings is not None:
+        cells = len(algos) * len(sizes)
+        st.caption(t("class.exp.grid", runs=cells * len(settings.seeds), cells=cells,
+                     seeds=len(settings.seeds)))  # fmt: skip
     if st.button(t("class.exp.start"), key="class.t.exp.start", icon=":material/science:"):
-        sizes = parse_vocabs(vocabs)
         if not algos:
             st.warning(t("class.exp.no_algo"))
         elif sizes is None:
             st.warning(t("class.exp.bad_vocab", min=VOCAB_RANGE[0], max=VOCAB_RANGE[1]))
+        elif settings is None:
+            st.warning(t("class.exp.bad_seeds", reason=problem))
         else:
-            class_store().start_experiment(seat.code, seat.secret or "", algos, sizes)
+            class_store().start_experiment(seat.code, seat.secret or "", algos, sizes, settings)
             rerun_part()
 
 
@@ -109,6 +157,7 @@ def leaderboard(rows: Sequence[dict], wide: bool) -> None:
     st.markdown(f"**{t('class.exp.board', n=len(results))}**")
     st.dataframe(shown.rename(columns={c: t(k) for c, k in COLUMNS.items()}), hide_index=True,
                  height=min(400, 35 * len(shown) + 38))  # fmt: skip
+    spread_table(results)
     lang_names = {"en": t("cmp.lang.en"), "zh": t("cmp.lang.zh"), "all": t("cmp.lang.all")}
     safe = [_escaped(r) for r in results]  # plotly reads some HTML in hover text
     fig = experiment_figure(
@@ -118,6 +167,21 @@ def leaderboard(rows: Sequence[dict], wide: bool) -> None:
     )  # fmt: skip
     show_chart(fig, key="class.t.exp.chart")
     download_csv(frame, "class-leaderboard", key="class.t.exp.csv", label=t("class.exp.csv"))
+
+
+def spread_table(results: Sequence) -> None:  # ExperimentResult
+    """Test Spearman per tokenizer and language over its runs: n, mean ± sd, min, max, seeds."""
+    from explorer_core.analysis.experiment import summarise
+    from explorer_core.viz.experiment import summary_frame
+
+    frame = summary_frame([s for s in summarise(results) if s.split == "test"])
+    if frame.empty:
+        return
+    frame = frame.drop(columns=["split", "unk_share"]).round({"mean": 3, "sd": 3, "min": 3,
+                                                              "max": 3})  # fmt: skip
+    st.markdown(f"**{t('class.exp.summary')}**")
+    st.dataframe(frame.rename(columns={c: t(k) for c, k in SPREAD_COLUMNS.items()}),
+                 hide_index=True, height=min(300, 35 * len(frame) + 38))  # fmt: skip
 
 
 def _escaped(result):  # noqa: ANN001, ANN202 - an ExperimentResult

@@ -1,29 +1,41 @@
-"""The Train page in a class experiment: the tokenizer the experiment assigns, and the result
-posted to the class leaderboard when the run ends (see `ui.classroom.board`).
+"""The Train page in a class experiment: the tokenizer and seed the experiment assigns, the
+settings it fixes (preset, steps, data: `training.controlled`), and the result posted to the class
+leaderboard when the run ends (see `ui.classroom.board`).
 
 Outside a class nothing here loads class mode (`classroom.gate`).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
+from explorer_core.inputs.sts_format import SentencePair
+from explorer_core.tokenization import Tokenizer
 from explorer_core.tokenization.base import VocabTooSmall
+from explorer_core.training.choices import run_memory_bytes
+from explorer_core.training.controlled import MAX_LENGTH, OBJECTIVE
+from explorer_core.training.experiment import controlled_plan as experiment_plan
+from explorer_core.training.run import TrainingPlan
 from explorer_core.ui.classroom.gate import current, in_class
 from explorer_core.ui.i18n import t
 from explorer_core.ui.training import calls
+from explorer_core.ui.training.form import reset_sizes
 from explorer_core.ui.training.panels import VOCAB_SIZES
+from explorer_core.ui.training.run import MAX_SNAPSHOTS
+
+if TYPE_CHECKING:
+    from explorer_core.classroom import Assignment
 
 ASSIGNED_KEY = "train.class_assigned"  # (algorithm, vocab size) of the run being started
 
 
-def apply_assignment(running: bool, text: str) -> None:
-    """A student in a running experiment trains the tokenizer it assigns: the page's tokenizer
-    choice is set to it (before the tokenizer panel draws) and a line says so. A size below what
-    the algorithm needs for `text` (a character vocabulary holds every character first) is
-    raised to the smallest that works, rounded up to a hundred, and the line says that too."""
+def _given() -> Assignment | None:
+    """This student's assignment in the running experiment, or None (no class, a teacher, no
+    experiment, the database away: the class bar says what is wrong)."""
     if not in_class() or current().teacher:
-        return
+        return None
     from explorer_core.classroom import ClassError
     from explorer_core.ui.classroom.board import assignment
     from explorer_core.ui.classroom.seat import store
@@ -31,8 +43,54 @@ def apply_assignment(running: bool, text: str) -> None:
     try:
         pulse = store().pulse(current().code)
     except ClassError:
-        return  # the class bar says what is wrong
-    given = assignment(pulse.experiment_id)
+        return None
+    return assignment(pulse.experiment_id)
+
+
+def fix_settings(running: bool) -> Assignment | None:
+    """In a controlled experiment, the page's own settings give way to the experiment's: the
+    built-in pairs, fresh weights, the preset's sizes, fine-tuning only for exactly its steps
+    (no time budget), its seed. Written into the widgets' state before they draw (call it before
+    the data panel), so the disabled widgets show them; the plan itself is built from the
+    assignment alone (`controlled_plan`). Returns the assignment, or None when nothing is fixed.
+    """
+    given = _given()
+    if given is None or not given.controlled:
+        return None
+    if not running:
+        state = st.session_state
+        state.update({"train.data": "builtin", "train.start_from": "fresh", "train.edit": False,
+                      "train.preset": given.preset, "train.objective": OBJECTIVE,
+                      "train.fine_steps": given.steps, "train.budget": 0,
+                      "train.seed": given.seed, "train.max_length": MAX_LENGTH,
+                      "train.whole_word": False})  # fmt: skip
+        reset_sizes()
+    return given
+
+
+def controlled_plan(
+    given: Assignment, tokenizer: Tokenizer, parts: dict[str, list[SentencePair]]
+) -> tuple[TrainingPlan, int] | None:
+    """(plan, memory its run holds) of the experiment's settings for this tokenizer
+    (`training.experiment.controlled_plan`: what `experiment tokenizers` trains), or None with
+    the reason on the page. Nothing the student set is read (a link's ?train.fine_steps= too)."""
+    try:
+        plan = experiment_plan(given.preset, given.steps, given.seed, tokenizer, parts)
+    except ValueError as err:
+        st.error(t("train.bad_config", reason=str(err)))
+        return None
+    fine = plan.finetune
+    return plan, run_memory_bytes(plan.model_config, fine.batch_size, fine.max_length,
+                                  MAX_SNAPSHOTS)  # fmt: skip
+
+
+def apply_assignment(running: bool, text: str) -> None:
+    """A student in a running experiment trains the tokenizer it assigns: the page's tokenizer
+    choice is set to it (before the tokenizer panel draws) and a line says so, with the settings
+    a controlled experiment fixes. A size below what the algorithm needs for `text` (a character
+    vocabulary holds every character first) is raised to the smallest that works, rounded up to
+    a hundred, and the line says that too."""
+    given = _given()
     if given is None or given.algorithm is None:
         st.session_state.pop(ASSIGNED_KEY, None)
         return
@@ -45,7 +103,11 @@ def apply_assignment(running: bool, text: str) -> None:
         if size is not None:
             st.session_state["train.vocab_size"] = size
     vocab = given.vocab_size if given.vocab_size is not None else t("class.exp.vocab.any")
-    st.info(t("class.exp.assigned", algo=given.algorithm, vocab=vocab), icon=":material/science:")
+    lines = [t("class.exp.assigned", algo=given.algorithm, vocab=vocab)]
+    if given.controlled:
+        lines.append(t("class.exp.fixed", preset=t(f"train.preset.{given.preset}"),
+                       steps=given.steps, seed=given.seed))  # fmt: skip
+    st.info("\n\n".join(lines), icon=":material/science:")
     if size is not None and size != given.vocab_size:
         st.caption(t("class.exp.raised", size=size))
     st.session_state[ASSIGNED_KEY] = (given.algorithm, given.vocab_size)

@@ -86,8 +86,11 @@ def model_panel(active: bool, defaults: Mapping[str, Any]) -> str:
     return preset
 
 
-def objective_panel(objectives: tuple[str, ...], active: bool, defaults: Mapping[str, Any]) -> str:
-    """Objective, step counts and the time budget; returns the objective."""
+def objective_panel(
+    objectives: tuple[str, ...], active: bool, defaults: Mapping[str, Any], fixed: bool = False
+) -> str:
+    """Objective, step counts and the time budget; returns the objective. `fixed`: a class
+    experiment has set them (`ui.training.class_run.fix_settings`), so they are locked too."""
     objective = st.radio(
         t("train.objective"), objectives, key="train.objective", horizontal=True,
         disabled=active, format_func=lambda o: t(f"train.objective.{o}"),
@@ -99,7 +102,7 @@ def objective_panel(objectives: tuple[str, ...], active: bool, defaults: Mapping
     }[objective]
     spans = {"train.pre_steps": STEPS, "train.fine_steps": STEPS, "train.budget": (0, 3600)}
     for col, key in zip(st.columns(3), (*keys, "train.budget"), strict=False):
-        col.number_input(t(key), **bound(key, defaults, span=spans[key]))
+        col.number_input(t(key), disabled=fixed, **bound(key, defaults, span=spans[key]))
     # pre-training: whole-word masking (Chinese words by jieba) or 15% of the tokens
     if "train.pre_steps" in keys:
         st.toggle(t("train.whole_word"), help=t("train.whole_word.help"), disabled=active,
