@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -137,6 +138,40 @@ def tiny_plan(parts):
     )  # fmt: skip
     tokenizer = train_tokenizer("word", 500, [p.sentence1 for p in parts["train"]])
     return build_plan(choices, tokenizer, parts)
+
+
+def test_the_spread_over_seeds_per_tokenizer_and_size():
+    """Two sizes of char-bpe, seeds 0-2 each: one summary row per size, n = 3 and the seeds.
+    Size 1000: 0.5, 0.6, 0.8 -> mean 0.6333, sd 0.1528 (worked in the test above); size 2000:
+    0.4, 0.4, 0.4 -> mean 0.4, sd 0. The seeds are a column of the runs' frame too."""
+    runs = [result(size=1000, seed=i, test_en=v) for i, v in enumerate((0.5, 0.6, 0.8))]
+    runs += [result(size=2000, seed=i, test_en=0.4) for i in range(3)]
+    tests = [s for s in summarise(runs) if (s.split, s.lang) == ("test", "en")]
+    assert [(s.vocab_size, s.n, s.seeds) for s in tests] == [(1000, 3, (0, 1, 2)),
+                                                             (2000, 3, (0, 1, 2))]  # fmt: skip
+    assert tests[0].mean == pytest.approx(0.6333, abs=1e-4)
+    assert tests[0].sd == pytest.approx(0.1528, abs=1e-4)
+    assert tests[1].mean == pytest.approx(0.4) and tests[1].sd == 0.0
+    frame = summary_frame(tests)
+    assert frame["seeds"].tolist() == ["0, 1, 2", "0, 1, 2"] and frame["n"].tolist() == [3, 3]
+    assert results_frame(runs, sort=False)["seed"].tolist() == [0, 1, 2, 0, 1, 2]
+
+
+def test_a_controlled_run_trains_exactly_its_steps_with_train_stss_recipe(parts):
+    """The plan a student's run in a class experiment trains: fine-tuning only, no time budget,
+    stopped by its step count (7 steps: 7 records), with the assigned seed; its fine-tuning
+    recipe is `train sts`'s (what `experiment tokenizers` runs), bar the views' snapshots."""
+    from explorer_core.training.experiment import controlled_plan
+    from explorer_core.training.jobs import build_plan as sts_plan
+    from explorer_core.training.run import run_plan
+
+    tokenizer = train_tokenizer("byte-bpe", 300, [p.sentence1 for p in parts["train"]])
+    plan = controlled_plan("tiny", 7, 3, tokenizer, parts)
+    assert plan.pretrain is None and plan.seed == 3 and plan.finetune.time_budget is None
+    cli = sts_plan(StsJob(Path(), Path(), steps=7, seed=3), tokenizer, parts).finetune
+    assert replace(plan.finetune, snapshot_every=0, eval_every=cli.eval_every) == cli
+    log = run_plan(plan).log["finetune"]
+    assert len(log.steps) == 7 and log.steps[-1].step == 7 and log.stop_reason == "steps"
 
 
 def test_with_tokenizer_swaps_tokenizer_and_vocabulary(parts):

@@ -65,6 +65,27 @@ def test_json_to_stdout_with_the_builtin_pairs(capsys):
     assert minilm["en"] > 0.7 > minilm["zh"]
 
 
+def test_controlled_settings_seeds_by_commas_and_a_csv_with_the_boards_columns(table, tmp_path):
+    """--seeds 0,1 is two seeds; each run trains exactly --steps steps with --preset; the CSV has
+    the class board's columns (`results_frame`), seed, steps and preset among them."""
+    import pandas as pd
+
+    from explorer_core.analysis.experiment import SCALARS
+
+    out, csv = tmp_path / "runs.json", tmp_path / "runs.csv"
+    argv = ["experiment", "tokenizers", "--train", str(table), "--algorithms", "byte-bpe",
+            "--vocab-sizes", "300", "--seeds", "0,1", "--steps", "3", "--preset", "tiny",
+            "--workers", "1", "--json", str(out), "--csv", str(csv)]  # fmt: skip
+    assert cli(argv) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["settings"]["seeds"] == [0, 1] and report["settings"]["steps"] == 3
+    frame = pd.read_csv(csv)
+    assert list(frame.columns[: len(SCALARS)]) == list(SCALARS)
+    assert frame[["seed", "steps", "preset"]].values.tolist() == [[0, 3, "tiny"], [1, 3, "tiny"]]
+    [row] = [s for s in report["summary"] if (s["split"], s["lang"]) == ("test", "en")]
+    assert row["n"] == 2 and row["seeds"] == [0, 1]
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
@@ -73,6 +94,9 @@ def test_json_to_stdout_with_the_builtin_pairs(capsys):
         (["--algorithms", "word", "--vocab-sizes", "many"], "many"),
         (["--algorithms", "wordpiece", "--vocab-sizes", "50"], "choose at least"),
         (["--algorithms", "word", "--workers", "0"], "--workers"),
+        (["--algorithms", "word", "--steps", "0"], "between 1 and"),
+        (["--algorithms", "word", "--seeds", "1,x"], "separated by commas"),
+        (["--algorithms", "word", "--seeds", "-1"], "from 0 to"),
         (["--algorithms", "word", "--preset", "huge"], "huge"),
         (["--train", "MISSING", "--algorithms", "word"], "missing.tsv"),
         (["--train", "TRAIN_ONLY", "--algorithms", "word"], "no dev or test pairs"),

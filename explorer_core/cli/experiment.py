@@ -2,23 +2,29 @@
 
     python -m explorer_core experiment tokenizers [--train PAIRS] [--dev FILE] [--test FILE]
         [--format chinese-sts|table] [--algorithms char-bpe byte-bpe ...]
-        [--vocab-sizes 1000 default ...] [--seeds 0 1 2] [--time-budget SECONDS] [--steps N]
-        [--preset tiny|small|tutorial] [--workers N] [--minilm] [--json PATH|-]
+        [--vocab-sizes 1000 default ...] [--seeds 0,1,2] [--steps N] [--time-budget SECONDS]
+        [--preset tiny|small|tutorial] [--workers N] [--minilm] [--json PATH|-] [--csv PATH]
 
 Issue 22's class experiment without a class, so a teacher can prepare the expected answer the
-night before. Every (algorithm, vocabulary size, seed) is one `train sts` job (`jobs.StsJob`,
-`jobs.run_sts_job`: same recipe, same defaults) with the tokenizer of that algorithm and size,
-trained once on the training sentences and shared by the seeds. "default" as a size is
-`train sts`'s own (the characters + 150 merges for char-BPE, 4,000 for the others). Without
---train, the built-in bilingual pairs (with their train/dev/test splits) are used.
+night before, controlled as the class's is (issue 30, `training.controlled`): every run trains
+the same --preset for exactly --steps fine-tuning steps (default 200) with one of the --seeds
+(default 0,1,2; commas or spaces). --time-budget instead stops each run at the clock, which is not
+controlled: a run sharing the cores gets fewer steps. Every (algorithm, vocabulary size, seed) is
+one `train sts` job (`jobs.StsJob`, `jobs.run_sts_job`: same recipe, same defaults, the plan a
+student's run in a class experiment trains: `training.experiment.controlled_plan`) with the
+tokenizer of that algorithm and size, trained once on the training sentences and shared by the
+seeds. "default" as a size is `train sts`'s own (the characters + 150 merges for char-BPE, 4,000
+for the others). Without --train, the built-in bilingual pairs (with their train/dev/test
+splits) are used.
 
 Runs go to up to --workers processes (default: the number of cores), one torch thread each;
 each finished run prints a line on stderr. Then stdout gets the table of runs and the summary:
 Spearman mean ± sd over the seeds per tokenizer and language, test and dev, with each
 tokenizer's share of [UNK] tokens, and the TF-IDF character baseline (`training.baselines`) as
 the row to beat (with --minilm, MiniLM as is too). --json PATH also writes {"runs", "summary",
-"references", "settings"} there; with --json - that object is all stdout gets. Bad input: one
-line `error: ...`, exit code 2.
+"references", "settings"} there; with --json - that object is all stdout gets. --csv PATH writes
+the runs with the class leaderboard's CSV columns (seed, steps and preset included). Bad input:
+one line `error: ...`, exit code 2.
 """
 
 from __future__ import annotations
@@ -35,9 +41,14 @@ from pathlib import Path
 from typing import Any
 
 from explorer_core.cli.train import FORMATS
+from explorer_core.training.controlled import (
+    DEFAULT_SEEDS,
+    DEFAULT_STEPS,
+    ExperimentSettings,
+    parse_seeds,
+)
 
 DEFAULT_SIZES = (1000,)  # fits every algorithm on the built-in pairs (~720 characters)
-DEFAULT_BUDGET = 60.0  # seconds per run when neither --time-budget nor --steps is given
 REFERENCE_NAMES = {"lexical": "lexical (TF-IDF)", "minilm": "MiniLM (as is)"}
 
 
@@ -72,17 +83,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help=f"tokenizer algorithms (default: {' '.join(ALGORITHMS)})")  # fmt: skip
     tok.add_argument("--vocab-sizes", nargs="+", type=vocab_size, default=list(DEFAULT_SIZES),
                      metavar="N", help="vocabulary sizes or 'default' (default: 1000)")  # fmt: skip
-    tok.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
+    tok.add_argument("--seeds", nargs="+", default=[",".join(map(str, DEFAULT_SEEDS))],
+                     metavar="SEEDS", help="seeds, e.g. 0,1,2 (default)")  # fmt: skip
+    tok.add_argument("--steps", type=int,
+                     help=f"fine-tuning steps of every run (default {DEFAULT_STEPS})")  # fmt: skip
     tok.add_argument("--time-budget", type=float,
-                     help=f"seconds a run (default {DEFAULT_BUDGET:.0f}, or --steps)")  # fmt: skip
-    tok.add_argument("--steps", type=int, help="fine-tuning steps per run (at most)")
-    tok.add_argument("--preset", default="tiny", help="tiny, small or tutorial")
+                     help="seconds a run instead of --steps (not controlled: a busy machine "
+                     "trains fewer steps)")  # fmt: skip
+    tok.add_argument("--preset", default=ExperimentSettings().preset,
+                     help="tiny, small or tutorial")  # fmt: skip
     tok.add_argument("--workers", type=int, default=_cores(),
                      help="processes training at once (default: the number of cores)")  # fmt: skip
     tok.add_argument("--minilm", action="store_true",
                      help="also score MiniLM as is (a reference, like the baseline)")  # fmt: skip
     tok.add_argument("--json", metavar="PATH",
                      help="also write runs and summary as JSON ('-': stdout)")  # fmt: skip
+    tok.add_argument("--csv", metavar="PATH",
+                     help="also write the runs as CSV (the class board's columns)")  # fmt: skip
     tok.set_defaults(func=run)
 
 
@@ -90,12 +107,15 @@ def run(args: argparse.Namespace) -> int:
     from explorer_core.analysis.experiment import reference_scores, summarise
     from explorer_core.training.experiment import check_grid
     from explorer_core.training.jobs import read_splits
-    from explorer_core.training.presets import get_preset
 
     check_grid(args.algorithms, args.vocab_sizes)
-    get_preset(args.preset)
-    if args.workers < 1 or any(s < 0 for s in args.seeds) or (args.steps or 1) < 1:
-        raise ValueError("--workers and --steps must be at least 1, seeds at least 0")
+    args.seeds = list(parse_seeds(" ".join(args.seeds)))
+    if args.steps is None and args.time_budget is None:
+        args.steps = DEFAULT_STEPS
+    steps = DEFAULT_STEPS if args.steps is None else args.steps  # (the budget alone: steps None)
+    ExperimentSettings(args.preset, steps, tuple(args.seeds))  # raises for a bad value
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {args.workers}")
     if args.time_budget is not None and args.time_budget <= 0:
         raise ValueError(
             f"--time-budget must be a positive number of seconds, not {args.time_budget}"
@@ -116,6 +136,10 @@ def run(args: argparse.Namespace) -> int:
         "runs": [r.to_row() for r in results], "summary": [asdict(s) for s in summary],
         "references": references, "settings": _settings(args, parts),
     }  # fmt: skip
+    if args.csv:
+        from explorer_core.viz.experiment import results_frame
+
+        results_frame(results, sort=False).to_csv(args.csv, index=False)
     if args.json:
         text = json.dumps(report, ensure_ascii=False)
         if args.json == "-":
@@ -142,13 +166,10 @@ def _base_job(args: argparse.Namespace, tmp: Path):  # noqa: ANN202 - a jobs.Sts
     from explorer_core.training.jobs import StsJob
 
     train = Path(args.train) if args.train else _builtin_pairs(tmp)
-    budget = args.time_budget
-    if budget is None and args.steps is None:
-        budget = DEFAULT_BUDGET
     return StsJob(
         train=train, out=tmp / "unused", dev=Path(args.dev) if args.dev else None,
         test=Path(args.test) if args.test else None, format=args.format, preset=args.preset,
-        time_budget=budget, steps=args.steps, device="cpu",
+        time_budget=args.time_budget, steps=args.steps, device="cpu",
     )  # fmt: skip
 
 
