@@ -126,11 +126,20 @@ def test_a_lesson_with_a_teacher_and_three_students(app_url):
         sidebar = teacher.page.locator('[data-testid="stSidebar"]')
         sidebar.get_by_role("textbox", name=re.compile("Vocabulary sizes")).fill("300")  # raised
         sidebar.get_by_role("textbox", name=re.compile("Vocabulary sizes")).press("Enter")
+        # a controlled experiment: every run trains 20 steps with seed 0, whatever its student set
+        steps = sidebar.get_by_role("spinbutton", name=re.compile("Training steps per run"))
+        steps.fill("20")
+        steps.press("Enter")
+        sidebar.get_by_role("textbox", name=re.compile("Seeds")).fill("0")
+        sidebar.get_by_role("textbox", name=re.compile("Seeds")).press("Enter")
+        see(teacher, "3 runs cover the grid")
         click(teacher, "Start the experiment")
         see(teacher, "is on: each student's next training run")
-        query = (f"class={code}&seat={params(ann)['seat']}&train.budget=6&train.fine_steps=20"
-                 "&train.pre_steps=0")  # fmt: skip
+        see(teacher, "Controlled experiment")
+        query = (f"class={code}&seat={params(ann)['seat']}&train.budget=600&train.fine_steps=900"
+                 "&train.seed=7")  # her own settings: the experiment's win  # fmt: skip
         ann.open("train-model", query, wait_text="Assigned by the class experiment")
+        see(ann, "exactly 20 fine-tuning steps")
         # by its key: a button named "Train" also matches "Whole-word masking in pre-training"
         ann.page.locator(".st-key-train-start button").click(timeout=60_000)
         see(ann, "Your result is on the class leaderboard", timeout=120_000)
