@@ -23,9 +23,10 @@ from explorer_core.training.presets import PRESETS
 
 OBJECTIVE = "finetune"  # fine-tuning from fresh weights only: what `experiment tokenizers` trains
 MAX_LENGTH = 64  # tokens per sentence: `train sts`'s recipe (FinetuneConfig's default)
-# Measured on the 2-core server (one torch thread, other work running): 150 Tiny steps took 17-18 s
-# of CPU with each default tokenizer (char-bpe 2000, byte-bpe and WordPiece 4000), so 200 steps
-# (batch 32 of 385 pairs: ~17 passes) take ~24 s, and 30 runs, 2 at a time, ~7 min plus startup.
+# Measured on the 2-core server (one torch thread, other work running): one run of 200 Tiny steps
+# (batch 32 of 385 pairs: ~17 passes) took 21-30 s of CPU with the teacher form's default
+# tokenizers (byte-bpe 4000: 21 s, WordPiece 4000: 27 s, char-bpe 2000: 30 s), so 30 runs, 2 at a
+# time, take ~7 min plus the workers' start and the scoring (~1 s a run).
 DEFAULT_STEPS = 200
 DEFAULT_SEEDS = (0, 1, 2)  # three seeds: a mean and an sd per tokenizer within one lecture
 STEPS_RANGE = (1, 5_000)
