@@ -262,6 +262,17 @@ def test_a_controlled_experiment_trains_the_teachers_settings_not_the_students(c
     spread = next(d.value for d in teacher.dataframe if "sd" in d.value.columns)
     assert spread.iloc[0][["runs", "seeds"]].tolist() == [1, "4"]
 
+    button(teacher, "class.t.exp.stop").click().run()  # Ann's own settings come back
+    ann.run()
+    assert (
+        state["train.budget"],
+        state["train.seed"],
+        state["train.objective"],
+        state["train.hidden"],
+        state["train.edit"],
+    ) == (30, 7, "pretrain+finetune", 64, True)
+    assert not ann.number_input(key="train.fine_steps").disabled
+
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_class_pages_speak_both_languages(class_db, lang):

@@ -21,7 +21,7 @@ from explorer_core.training.run import TrainingPlan
 from explorer_core.ui.classroom.gate import current, in_class
 from explorer_core.ui.i18n import t
 from explorer_core.ui.training import calls
-from explorer_core.ui.training.form import reset_sizes
+from explorer_core.ui.training.form import SIZE_KEYS, reset_sizes
 from explorer_core.ui.training.panels import VOCAB_SIZES
 from explorer_core.ui.training.run import MAX_SNAPSHOTS
 
@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from explorer_core.classroom import Assignment
 
 ASSIGNED_KEY = "train.class_assigned"  # (algorithm, vocab size) of the run being started
+OWN_KEY = "train.class_own"  # the student's own values of what a controlled experiment fixes
+FIXED_KEYS = ("train.data", "train.start_from", "train.edit", "train.preset", "train.objective",
+              "train.fine_steps", "train.budget", "train.seed", "train.max_length",
+              "train.whole_word", *SIZE_KEYS)  # fmt: skip
 
 
 def _given() -> Assignment | None:
@@ -52,20 +56,25 @@ def fix_settings(running: bool) -> Assignment | None:
     built-in pairs, fresh weights, the preset's sizes, fine-tuning only for exactly its steps
     (no time budget), its seed. Written into the widgets' state before they draw (call it before
     the data panel), so the disabled widgets show them; the plan itself is built from the
-    assignment alone (`controlled_plan`). Returns the assignment, or None when nothing is fixed.
+    assignment alone (`controlled_plan`). The student's own values are kept aside and come back
+    once no controlled experiment runs. Returns the assignment, or None when nothing is fixed.
     """
     given = _given()
-    if given is None or not given.controlled:
+    fixed = given if given is not None and given.controlled else None
+    if running:  # the widgets are locked anyway; the run keeps the plan it started with
+        return fixed
+    state = st.session_state
+    if fixed is None:
+        own = state.pop(OWN_KEY, None) or {}
+        state.update({key: value for key, value in own.items() if value is not None})
         return None
-    if not running:
-        state = st.session_state
-        state.update({"train.data": "builtin", "train.start_from": "fresh", "train.edit": False,
-                      "train.preset": given.preset, "train.objective": OBJECTIVE,
-                      "train.fine_steps": given.steps, "train.budget": 0,
-                      "train.seed": given.seed, "train.max_length": MAX_LENGTH,
-                      "train.whole_word": False})  # fmt: skip
-        reset_sizes()
-    return given
+    state.setdefault(OWN_KEY, {key: state.get(key) for key in FIXED_KEYS})
+    state.update({"train.data": "builtin", "train.start_from": "fresh", "train.edit": False,
+                  "train.preset": fixed.preset, "train.objective": OBJECTIVE,
+                  "train.fine_steps": fixed.steps, "train.budget": 0, "train.seed": fixed.seed,
+                  "train.max_length": MAX_LENGTH, "train.whole_word": False})  # fmt: skip
+    reset_sizes()
+    return fixed
 
 
 def controlled_plan(
