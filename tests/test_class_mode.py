@@ -259,8 +259,9 @@ def test_a_controlled_experiment_trains_the_teachers_settings_not_the_students(c
     teacher.run()
     said = everything_said(teacher)
     assert "Controlled experiment: every run trains preset **tiny** for exactly **6**" in said
-    spread = next(d.value for d in teacher.dataframe if "sd" in d.value.columns)
+    spread = next(d.value for d in teacher.dataframe if "mean ± sd" in d.value.columns)
     assert spread.iloc[0][["runs", "seeds"]].tolist() == [1, "4"]
+    assert spread.iloc[0]["mean ± sd"].endswith("± 0.000")  # one run: no spread yet
 
     button(teacher, "class.t.exp.stop").click().run()  # Ann's own settings come back
     ann.run()

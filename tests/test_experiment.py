@@ -29,7 +29,12 @@ from explorer_core.training.experiment import (
     with_tokenizer,
 )
 from explorer_core.training.jobs import StsJob
-from explorer_core.viz.experiment import experiment_figure, results_frame, summary_frame
+from explorer_core.viz.experiment import (
+    experiment_figure,
+    results_frame,
+    spread_frame,
+    summary_frame,
+)
 from tests.models import write_pairs_table
 
 ALGOS, SIZES = ["char-bpe", "byte-bpe", "wordpiece"], [1000, None]
@@ -155,6 +160,11 @@ def test_the_spread_over_seeds_per_tokenizer_and_size():
     frame = summary_frame(tests)
     assert frame["seeds"].tolist() == ["0, 1, 2", "0, 1, 2"] and frame["n"].tolist() == [3, 3]
     assert results_frame(runs, sort=False)["seed"].tolist() == [0, 1, 2, 0, 1, 2]
+    board = spread_frame(runs)  # the teacher's table: test split only
+    assert board[["tokenizer", "lang", "mean_sd", "n"]].values.tolist() == [
+        ["char-bpe 1000", "en", "0.633 ± 0.153", 3],
+        ["char-bpe 2000", "en", "0.400 ± 0.000", 3],
+    ]
 
 
 def test_a_controlled_run_trains_exactly_its_steps_with_train_stss_recipe(parts):

@@ -63,6 +63,24 @@ def summary_frame(summary: Sequence[ExperimentSummary]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
+def spread_frame(results: Sequence[ExperimentResult], split: str = "test") -> pd.DataFrame:
+    """The spread over seeds, compact enough for a sidebar: per tokenizer (algorithm and size)
+    and language, "mean ± sd" of Spearman on `split`, the runs, min, max and their seeds.
+
+    >>> r = [ExperimentResult("", "word", 99, "tiny", 5, 1.0, seed, {}, {"en": rho}, {})
+    ...      for seed, rho in ((0, 0.2), (1, 0.4))]
+    >>> spread_frame(r).values.tolist()
+    [['word 99', 'en', '0.300 ± 0.141', 2, 0.2, 0.4, '0, 1']]
+    """
+    rows = [
+        {"tokenizer": tokenizer_label(s.algorithm, s.vocab_size), "lang": s.lang,
+         "mean_sd": f"{s.mean:.3f} ± {s.sd:.3f}", "n": s.n, "min": round(s.min, 3),
+         "max": round(s.max, 3), "seeds": ", ".join(map(str, s.seeds))}
+        for s in summarise(results) if s.split == split
+    ]  # fmt: skip
+    return pd.DataFrame(rows, columns=["tokenizer", "lang", "mean_sd", "n", "min", "max", "seeds"])
+
+
 def _runs_trace(
     results: Sequence[ExperimentResult], split: str, slots: Mapping[tuple[str, int], int],
     lang: str, x0: float, colour: str, name: str, hover: Mapping[str, str],

@@ -49,10 +49,9 @@ COLUMNS = {  # leaderboard column -> text key of its header
     "dev_spearman_en": "class.col.dev_en", "dev_spearman_zh": "class.col.dev_zh",
     "unk_share_en": "class.col.unk_en", "unk_share_zh": "class.col.unk_zh",
 }  # fmt: skip
-SPREAD_COLUMNS = {  # spread-over-seeds column -> text key of its header
-    "algorithm": "class.col.tokenizer", "vocab_size": "class.col.vocab",
-    "lang": "class.col.lang", "n": "class.col.runs", "mean": "class.col.mean",
-    "sd": "class.col.sd", "min": "class.col.min", "max": "class.col.max",
+SPREAD_COLUMNS = {  # spread-over-seeds column (viz.experiment.spread_frame) -> its header's key
+    "tokenizer": "class.col.tokenizer", "lang": "class.col.lang", "mean_sd": "class.col.mean_sd",
+    "n": "class.col.runs", "min": "class.col.min", "max": "class.col.max",
     "seeds": "class.col.seeds",
 }  # fmt: skip
 
@@ -170,15 +169,12 @@ def leaderboard(rows: Sequence[dict], wide: bool) -> None:
 
 
 def spread_table(results: Sequence) -> None:  # ExperimentResult
-    """Test Spearman per tokenizer and language over its runs: n, mean ± sd, min, max, seeds."""
-    from explorer_core.analysis.experiment import summarise
-    from explorer_core.viz.experiment import summary_frame
+    """Test Spearman per tokenizer and language over its runs: mean ± sd, n, min, max, seeds."""
+    from explorer_core.viz.experiment import spread_frame
 
-    frame = summary_frame([s for s in summarise(results) if s.split == "test"])
+    frame = spread_frame(results)
     if frame.empty:
         return
-    frame = frame.drop(columns=["split", "unk_share"]).round({"mean": 3, "sd": 3, "min": 3,
-                                                              "max": 3})  # fmt: skip
     st.markdown(f"**{t('class.exp.summary')}**")
     st.dataframe(frame.rename(columns={c: t(k) for c, k in SPREAD_COLUMNS.items()}),
                  hide_index=True, height=min(300, 35 * len(frame) + 38))  # fmt: skip
