@@ -240,6 +240,7 @@ def test_a_controlled_experiment_trains_the_teachers_settings_not_the_students(c
     assert ann.number_input(key="train.fine_steps").disabled
     assert ann.number_input(key="train.budget").disabled
     assert "exactly **6** fine-tuning steps" in everything_said(ann)
+    assert "vocabulary **300**, seed **4**, 6 steps" in everything_said(ann)  # the class bar
     ann.button(key="train.start").click().run()
     assert not ann.exception, [e.message for e in ann.exception]
     plan = state["train.run"].plan

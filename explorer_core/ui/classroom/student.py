@@ -119,7 +119,11 @@ def _experiment(pulse: Pulse) -> None:
         st.caption(t("class.student.experiment.choice"))
         return
     vocab = given.vocab_size if given.vocab_size is not None else t("class.exp.vocab.any")
-    st.markdown(t("class.student.experiment", algo=given.algorithm, vocab=vocab))
+    if given.controlled:
+        st.markdown(t("class.student.experiment.fixed", algo=given.algorithm, vocab=vocab,
+                      seed=given.seed, steps=given.steps))  # fmt: skip
+    else:
+        st.markdown(t("class.student.experiment", algo=given.algorithm, vocab=vocab))
 
 
 def _question(seat: Seat, pulse: Pulse) -> None:

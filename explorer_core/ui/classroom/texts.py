@@ -88,6 +88,7 @@ EN = {
     "class.student.gone": "Your seat in class {code} is gone (the class was closed, expired, or you left).",
     "class.student.experiment": "Class experiment: train with **{algo}**, vocabulary **{vocab}** (set on the Train page for you).",
     "class.student.experiment.choice": "Class experiment: train with the tokenizer of your choice; your result joins the leaderboard.",
+    "class.student.experiment.fixed": "Class experiment: train with **{algo}**, vocabulary **{vocab}**, seed **{seed}**, {steps} steps (set and locked on the Train page for you).",
     "class.student.posted": "Your result is on the class leaderboard.",
     # the class experiment
     "class.exp.head": "Class experiment: which tokenizer makes the better model?",
@@ -224,6 +225,7 @@ ZH = {
     "class.student.gone": "你在课堂 {code} 的座位已不存在（课堂已关闭、已过期，或你已退出）。",
     "class.student.experiment": "课堂实验：用 **{algo}** 训练，词表大小 **{vocab}**（已在训练页为你设好）。",
     "class.student.experiment.choice": "课堂实验：用你自己选的分词器训练；你的结果会进入排行榜。",
+    "class.student.experiment.fixed": "课堂实验：用 **{algo}** 训练，词表大小 **{vocab}**，随机种子 **{seed}**，{steps} 步（已在训练页为你设好并锁定）。",
     "class.student.posted": "你的结果已上了课堂排行榜。",
     "class.exp.head": "课堂实验：哪种分词器能训练出更好的模型？",
     "class.exp.algorithms": "要比较的分词器",
