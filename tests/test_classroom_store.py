@@ -18,6 +18,7 @@ from explorer_core.classroom import (
     experiments,
     schema,
 )
+from explorer_core.classroom.base import digest
 from explorer_core.classroom.database import engine_for
 from explorer_core.training.admission import FakeClock
 from explorer_core.training.controlled import ExperimentSettings
@@ -259,18 +260,23 @@ def test_guessing_codes_is_rate_limited_per_client(make, clock):
     assert store.info(info.code, client="10.0.0.7") == info
 
 
+def insert_old_class(conn, code: str, clock, secret: str = "") -> None:  # noqa: ANN001
+    """A class row as version 1 wrote it (no experiment column yet)."""
+    conn.execute(
+        text(
+            "INSERT INTO classes (code, secret_hash, created, expires, show_scores,"
+            " member_limit, poll_id, revealed, follow_seq, follow_target)"
+            " VALUES (:code, :h, :now, :later, false, 30, NULL, false, 0, NULL)"
+        ),
+        {"code": code, "h": digest(secret), "now": clock.now, "later": clock.now + 600},
+    )
+
+
 def test_an_older_schema_is_upgraded_and_keeps_its_classes(url, clock):
     engine = engine_for(url)  # the process's engine: the store below reuses it
     assert schema.upgrade(engine, target=1) == 1
     with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO classes (code, secret_hash, created, expires, show_scores,"
-                " member_limit, poll_id, revealed, follow_seq, follow_target)"
-                " VALUES ('OLD23', :h, :now, :later, false, 30, NULL, false, 0, NULL)"
-            ),
-            {"h": "0" * 64, "now": clock.now, "later": clock.now + 600},
-        )
+        insert_old_class(conn, "OLD23", clock)
     store = ClassStore(url, clock=clock)
     try:
         assert store.info("OLD23").member_limit == 30
@@ -290,14 +296,8 @@ def test_a_version_2_experiment_is_upgraded_and_still_assigns(url, clock):
     engine = engine_for(url)
     assert schema.upgrade(engine, target=2) == 2
     with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO classes (id, code, secret_hash, created, expires, show_scores,"
-                " member_limit, poll_id, revealed, follow_seq, follow_target, experiment_id)"
-                " VALUES (7, 'OLD45', :h, :now, :later, false, 30, NULL, false, 0, NULL, 5)"
-            ),
-            {"h": "0" * 64, "now": clock.now, "later": clock.now + 600},
-        )
+        insert_old_class(conn, "OLD45", clock, secret="s3cret")
+        conn.execute(text("UPDATE classes SET id = 7, experiment_id = 5 WHERE code = 'OLD45'"))
         conn.execute(
             text(
                 "INSERT INTO experiments (id, class_id, combinations, started_at)"
@@ -315,6 +315,8 @@ def test_a_version_2_experiment_is_upgraded_and_still_assigns(url, clock):
             assert schema.version_of(conn) == 3
             seeds = conn.execute(select(schema.assignments.c.seed)).scalars().all()
         assert seeds == [None, None, None]
+        store.start_experiment("OLD45", "s3cret", ["bpe"], [500])
+        assert store.assignment("OLD45", kids[0].token).controlled
     finally:
         store.dispose()
 
