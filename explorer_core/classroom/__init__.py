@@ -1,7 +1,8 @@
 """Class mode's store: a teacher's class with a room code, students who join with a nickname,
-live polls answered once, "bring everyone here", a tokenizer experiment with a leaderboard, and a
-QR code for the join link. All class state lives in SQL (a SQLite file by default, PostgreSQL
-shared by every replica when EXPLORER_CLASS_DB is set), never in the process.
+live polls answered once, "bring everyone here", a controlled tokenizer experiment (preset, steps
+and seeds fixed: `training.controlled`) with a leaderboard, and a QR code for the join link. All
+class state lives in SQL (a SQLite file by default, PostgreSQL shared by every replica when
+EXPLORER_CLASS_DB is set), never in the process.
 
 Read in this order:
 
@@ -20,8 +21,9 @@ Read in this order:
 
 How pages use it (`ClassStore.from_settings()` once per process, e.g. in st.cache_resource):
 - teacher: `create_class()` -> (info, secret); keep the secret in the session. Then `ask`,
-  `tally`, `reveal`, `scores`, `set_show_scores`, `bring_here`, `start_experiment`, `results`,
-  `stop_experiment`, `close_class`; `roster` for the list of names.
+  `tally`, `reveal`, `scores`, `set_show_scores`, `bring_here`, `start_experiment` (with an
+  `ExperimentSettings`), `experiment_settings`, `results`, `stop_experiment`, `close_class`;
+  `roster` for the list of names.
 - student: `info(code, client=...)` then `join` -> Member (keep its token); `member(code, token)`
   after a reload; every 3 s `pulse(code)` (one indexed query) and, when its poll_id or follow_seq
   changed, `poll(...).for_student()` (no "answer" before the reveal) or the follow target; then

@@ -17,7 +17,9 @@ Read in this order:
 13. `base_models` where weights start: fresh, this session's model, MiniLM, or a model folder.
 14. `devices`    CPU / CUDA, and DistributedDataParallel under torchrun.
 15. `st_export`  the checkpoint's hf/ folder for AutoTokenizer and sentence-transformers.
-16. `experiment` the class experiment's runs: which tokenizer each one trains (round robin).
+16. `experiment` the class experiment's runs: which tokenizer each one trains (round robin), and
+                 the plan of a controlled run (`controlled_plan`).
+    `controlled` what a class experiment fixes (preset, steps, seeds); torch-free.
 17. `vocab_extension`  new characters for a WordPiece vocabulary (GB 2312 hanzi), old ids kept.
 18. `batches`    mini-batches grouped by length (little padding).
 19. `multilingual` MiniLM learns Chinese: distillation on parallel pairs, teacher = MiniLM.

@@ -9,6 +9,7 @@ Read in this order:
                   `keep_alive` lets every page poll it.
 4. `panels`       tokenizer choice, live progress (a polled fragment), the result.
 5. `comparison`   "Start from" and the comparison: lexical baseline, before, trained, MiniLM.
-6. `class_run`    in a class experiment: the tokenizer it assigns, the result it is sent.
+6. `class_run`    in a class experiment: the tokenizer and seed it assigns, the settings it
+                  fixes (and locks), the plan it trains, the result it is sent.
 7. `texts`, `texts_comparison`  the page's English and Chinese texts.
 """
