@@ -48,7 +48,15 @@ def params(session: BrowserSession) -> dict[str, str]:
 
 
 def see(session: BrowserSession, text: str, timeout: int = 60_000) -> None:
-    session.page.get_by_text(text).first.wait_for(timeout=timeout)
+    """Wait for `text`; on a timeout, fail with what the page showed instead (and a screenshot)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        session.page.get_by_text(text).first.wait_for(timeout=timeout)
+    except PlaywrightTimeout:
+        session.screenshot("class-failed")
+        shown = session.page.locator('[data-testid="stApp"]').inner_text(timeout=5_000)
+        pytest.fail(f"{text!r} not shown within {timeout} ms; the page showed:\n{shown[-3000:]}")
 
 
 def click(session: BrowserSession, name: str, timeout: int = 60_000) -> None:

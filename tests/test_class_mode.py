@@ -174,6 +174,30 @@ def test_students_follow_the_teacher_and_keep_their_own_work(class_db):
     assert any(e.value.startswith("Attention") for e in ann.title)
 
 
+def test_start_acts_in_its_own_click_and_refuses_a_bad_form(class_db):
+    """Start and Stop are callbacks: they act at the start of the click's run, whatever kind of
+    run that is, so the same run already draws the experiment (or why it did not start)."""
+    teacher = start_class()
+    seat = teacher.session_state["class.seat"]
+    teacher.text_input(key="class.t.exp.seeds").input("0, x")
+    button(teacher, "class.t.exp.start").click().run()
+    assert class_db.pulse(seat.code).experiment_id is None
+    assert any("seed" in w.value.lower() for w in teacher.warning), everything_said(teacher)
+    teacher.text_input(key="class.t.exp.seeds").input("0")
+    teacher.text_input(key="class.t.exp.vocabs").input("12x")
+    button(teacher, "class.t.exp.start").click().run()
+    assert class_db.pulse(seat.code).experiment_id is None
+    assert any("100" in w.value for w in teacher.warning), everything_said(teacher)
+    teacher.text_input(key="class.t.exp.vocabs").input("300")
+    button(teacher, "class.t.exp.start").click().run()
+    assert not teacher.exception, [e.message for e in teacher.exception]
+    assert class_db.pulse(seat.code).experiment_id is not None
+    assert "is on: each student's next training run" in everything_said(teacher)
+    button(teacher, "class.t.exp.stop").click().run()
+    assert class_db.pulse(seat.code).experiment_id is None
+    assert "Start the experiment" in [b.label for b in teacher.button]
+
+
 def test_the_experiment_assigns_tokenizers_and_fills_the_leaderboard(class_db):
     teacher = start_class()
     seat = teacher.session_state["class.seat"]

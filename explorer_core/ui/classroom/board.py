@@ -28,7 +28,7 @@ from explorer_core.training.controlled import (
     parse_seeds,
 )
 from explorer_core.training.presets import PRESETS
-from explorer_core.ui.classroom.gate import current, rerun_part
+from explorer_core.ui.classroom.gate import current, notice
 from explorer_core.ui.classroom.seat import Seat, report
 from explorer_core.ui.classroom.seat import store as class_store
 from explorer_core.ui.export import download_csv, show_chart
@@ -81,9 +81,8 @@ def teacher_board(seat: Seat, experiment_id: int | None, wide: bool) -> None:
         _start_form(seat)
     else:
         st.caption(t("class.exp.running", n=experiment_id))
-        if st.button(t("class.exp.stop"), key="class.t.exp.stop", icon=":material/stop:"):
-            class_store().stop_experiment(seat.code, seat.secret or "")
-            rerun_part()
+        st.button(t("class.exp.stop"), key="class.t.exp.stop", icon=":material/stop:",
+                  on_click=_stop, args=(seat,))  # fmt: skip
     rows = class_store().results(seat.code)
     if rows or experiment_id is not None:
         settings_line(class_store().experiment_settings(seat.code))
@@ -106,33 +105,59 @@ def _start_form(seat: Seat) -> None:
     st.session_state.setdefault(PRESET_KEY, ExperimentSettings().preset)
     st.session_state.setdefault(STEPS_KEY, ExperimentSettings().steps)
     st.session_state.setdefault(SEEDS_KEY, ", ".join(map(str, DEFAULT_SEEDS)))
-    algos = st.multiselect(t("class.exp.algorithms"), ALGORITHMS, key=ALGOS_KEY)
-    vocabs = st.text_input(t("class.exp.vocabs"), key=VOCABS_KEY)
+    st.multiselect(t("class.exp.algorithms"), ALGORITHMS, key=ALGOS_KEY)
+    st.text_input(t("class.exp.vocabs"), key=VOCABS_KEY)
     left, middle, right = st.columns(3)
-    preset = left.selectbox(t("class.exp.preset"), tuple(PRESETS), key=PRESET_KEY)
-    steps = middle.number_input(t("class.exp.steps"), *STEPS_RANGE, step=10, key=STEPS_KEY,
-                                help=t("class.exp.steps.help"))  # fmt: skip
-    seeds_text = right.text_input(t("class.exp.seeds"), key=SEEDS_KEY,
-                                  help=t("class.exp.seeds.help"))  # fmt: skip
-    sizes = parse_vocabs(vocabs)
-    try:
-        settings = ExperimentSettings(preset, int(steps), parse_seeds(seeds_text))
-    except ValueError as err:
-        settings, problem = None, str(err)
+    left.selectbox(t("class.exp.preset"), tuple(PRESETS), key=PRESET_KEY)
+    middle.number_input(t("class.exp.steps"), *STEPS_RANGE, step=10, key=STEPS_KEY,
+                        help=t("class.exp.steps.help"))  # fmt: skip
+    right.text_input(t("class.exp.seeds"), key=SEEDS_KEY, help=t("class.exp.seeds.help"))
+    algos, sizes, settings, _ = _form_values()  # as the Start button's callback reads them
     if algos and sizes is not None and settings is not None:
         cells = len(algos) * len(sizes)
         st.caption(t("class.exp.grid", runs=cells * len(settings.seeds), cells=cells,
                      seeds=len(settings.seeds)))  # fmt: skip
-    if st.button(t("class.exp.start"), key="class.t.exp.start", icon=":material/science:"):
-        if not algos:
-            st.warning(t("class.exp.no_algo"))
-        elif sizes is None:
-            st.warning(t("class.exp.bad_vocab", min=VOCAB_RANGE[0], max=VOCAB_RANGE[1]))
-        elif settings is None:
-            st.warning(t("class.exp.bad_seeds", reason=problem))
-        else:
+    st.button(t("class.exp.start"), key="class.t.exp.start", icon=":material/science:",
+              on_click=_start, args=(seat,))  # fmt: skip
+
+
+# subtle: the panel is a fragment rerun every second, and a click's own rerun can be lost on the
+# way: a full page run in between registers the fragment afresh, and a queued rerun of a fragment
+# the server no longer knows is skipped (Streamlit's "Couldn't find fragment"). A callback runs at
+# the start of the next run of any kind, so the click always acts; the panel's next draw shows it.
+def _start(seat: Seat) -> None:
+    """Start the experiment from the form's values (a Start button's callback)."""
+    algos, sizes, settings, problem = _form_values()
+    if not algos:
+        notice("class.exp.no_algo", level="warning")
+    elif sizes is None:
+        notice("class.exp.bad_vocab", level="warning", min=VOCAB_RANGE[0], max=VOCAB_RANGE[1])
+    elif settings is None:
+        notice("class.exp.bad_seeds", level="warning", reason=problem)
+    else:
+        try:
             class_store().start_experiment(seat.code, seat.secret or "", algos, sizes, settings)
-            rerun_part()
+        except ClassError as err:
+            report(err, seat.code)
+
+
+def _form_values() -> tuple[list[str], list[int | None] | None, ExperimentSettings | None, str]:
+    """The start form's tokenizers, sizes (None if bad) and settings (None, and why, if bad)."""
+    state = st.session_state
+    algos, sizes = list(state.get(ALGOS_KEY) or []), parse_vocabs(state.get(VOCABS_KEY, ""))
+    try:
+        settings = ExperimentSettings(state.get(PRESET_KEY), int(state.get(STEPS_KEY)),
+                                      parse_seeds(state.get(SEEDS_KEY, "")))  # fmt: skip
+        return algos, sizes, settings, ""
+    except (TypeError, ValueError) as err:
+        return algos, sizes, None, str(err)
+
+
+def _stop(seat: Seat) -> None:
+    try:
+        class_store().stop_experiment(seat.code, seat.secret or "")
+    except ClassError as err:
+        report(err, seat.code)
 
 
 def leaderboard(rows: Sequence[dict], wide: bool) -> None:
