@@ -40,7 +40,7 @@ from explorer_core.ui.state import bound, init
 # section reads these declarations) paid it before anything was drawn.
 MAX_VOCAB = 20_000  # the Tokenizer Lab's largest vocabulary
 SEEDS = (0, 1_000_000)
-STEPS = (0, 100_000)
+STEPS = (1, 100_000)  # a phase's steps, as the Train form takes them (ui.training.form.STEPS)
 TINY = PRESETS["tiny"]
 TAUGHT = "taught"  # the model source MiniLM + 中文, taught here (ui.pretrained.taught)
 SOURCES = ("fresh", "trained", "pretrained", TAUGHT)  # the Embed and Attention pages' models
