@@ -99,19 +99,25 @@ def settings_line(settings: ExperimentSettings | None) -> None:
                   seeds=seeds))  # fmt: skip
 
 
+DEFAULT = ExperimentSettings()  # the form's preset and steps until the teacher changes them
+
+
 def _start_form(seat: Seat) -> None:
-    st.session_state.setdefault(ALGOS_KEY, list(DEFAULT_ALGOS))
-    st.session_state.setdefault(VOCABS_KEY, DEFAULT_VOCABS)
-    st.session_state.setdefault(PRESET_KEY, ExperimentSettings().preset)
-    st.session_state.setdefault(STEPS_KEY, ExperimentSettings().steps)
-    st.session_state.setdefault(SEEDS_KEY, ", ".join(map(str, DEFAULT_SEEDS)))
-    st.multiselect(t("class.exp.algorithms"), ALGORITHMS, key=ALGOS_KEY)
-    st.text_input(t("class.exp.vocabs"), key=VOCABS_KEY)
+    # subtle: each widget's default is its own argument, never a value put into Session State
+    # first: this panel is a fragment rerun every second, and a first visit's full runs can
+    # follow each other (the shell writes the seat into the URL); the multiselect then showed
+    # empty and sent [] back (seen in the browser test: Start refused, "no tokenizer").
+    st.multiselect(t("class.exp.algorithms"), ALGORITHMS, default=list(DEFAULT_ALGOS),
+                   key=ALGOS_KEY)  # fmt: skip
+    st.text_input(t("class.exp.vocabs"), DEFAULT_VOCABS, key=VOCABS_KEY)
     left, middle, right = st.columns(3)
-    left.selectbox(t("class.exp.preset"), tuple(PRESETS), key=PRESET_KEY)
-    middle.number_input(t("class.exp.steps"), *STEPS_RANGE, step=10, key=STEPS_KEY,
-                        help=t("class.exp.steps.help"))  # fmt: skip
-    right.text_input(t("class.exp.seeds"), key=SEEDS_KEY, help=t("class.exp.seeds.help"))
+    presets = tuple(PRESETS)
+    left.selectbox(t("class.exp.preset"), presets, index=presets.index(DEFAULT.preset),
+                   key=PRESET_KEY)  # fmt: skip
+    middle.number_input(t("class.exp.steps"), *STEPS_RANGE, value=DEFAULT.steps, step=10,
+                        key=STEPS_KEY, help=t("class.exp.steps.help"))  # fmt: skip
+    right.text_input(t("class.exp.seeds"), ", ".join(map(str, DEFAULT_SEEDS)), key=SEEDS_KEY,
+                     help=t("class.exp.seeds.help"))  # fmt: skip
     algos, sizes, settings, _ = _form_values()  # as the Start button's callback reads them
     if algos and sizes is not None and settings is not None:
         cells = len(algos) * len(sizes)
