@@ -61,7 +61,7 @@ class _Seen:
     widgets: dict[str, str] = field(default_factory=dict)  # user key -> widget id
     pages: dict[str, str] = field(default_factory=dict)  # url path -> page script hash
     exceptions: list[str] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)  # progress, markdown and text, newest last
+    texts: list[str] = field(default_factory=list)  # progress, markdown, text, toasts; newest last
     fragments: dict[str, str] = field(default_factory=dict)  # widget key -> its fragment's id
 
 
@@ -244,7 +244,7 @@ class Session:
             self.seen.exceptions.append(f"{body.type}: {body.message}")
         elif kind == "progress":
             self.seen.texts.append(body.text)
-        elif kind in ("markdown", "alert", "text"):
+        elif kind in ("markdown", "alert", "text", "toast"):
             self.seen.texts.append(body.body)
         widget_id = getattr(body, "id", "") if body.DESCRIPTOR.fields_by_name.get("id") else ""
         key = widget_key(widget_id) if isinstance(widget_id, str) else None
