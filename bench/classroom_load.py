@@ -20,6 +20,13 @@ and threads cannot be read and are left out). Scenarios, each by flag (default: 
   results (bench/class_scenario.py). With ``--replicas 2`` it starts a private PostgreSQL and two
   replicas sharing it, runs the class once, then again killing the second replica after the join
   (its students reopen their seat URL on the first).
+- ``--experiment``: a teacher starts a controlled class experiment (``--exp-steps``,
+  ``--exp-seeds``, ``--exp-algos``, ``--exp-vocabs``; default: the teacher form's), N students
+  join, open the Train page with their seat and press Train over ``--join-window`` s: real runs,
+  queued by the server; seconds from the first press to the last result in the class database,
+  each run's wall time and what its student saw (queue place, time estimate), the probe's reruns,
+  health, peak RSS, and the spread per tokenizer over seeds with each seed's ranking
+  (bench/experiment_scenario.py).
 
 Each prints a table (latencies p50/p95/max, peak RSS of the server and its children, threads and
 child processes before and after); ``--json PATH`` writes every number. Numbers are only comparable
@@ -31,6 +38,9 @@ within one invocation on a quiet machine: each table carries the load average at
     python bench/classroom_load.py --cycles --cycle-count 8 --sessions 4
     python bench/classroom_load.py --class --sessions 60
     python bench/classroom_load.py --class --sessions 60 --replicas 2
+    python bench/classroom_load.py --experiment --sessions 30
+    python bench/classroom_load.py --experiment --sessions 4 --exp-steps 20 --exp-seeds 0,1 \
+        --exp-algos char-bpe,wordpiece --exp-vocabs 2000
 """
 
 from __future__ import annotations
@@ -47,7 +57,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.class_scenario import Room, class_scenario, start_room  # noqa: E402
+from bench.experiment_scenario import experiment_scenario  # noqa: E402
 from bench.load_scenarios import SCENARIOS, Target  # noqa: E402
+from explorer_core.training.controlled import DEFAULT_SEEDS, DEFAULT_STEPS, parse_seeds  # noqa: E402
+from explorer_core.ui.classroom.board import DEFAULT_ALGOS, DEFAULT_VOCABS, parse_vocabs  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -63,6 +76,10 @@ class Options:
     idle_s: float = 10.0  # seconds the class sits still (server CPU of the polling alone)
     teacher_every: float = 0.0  # > 0: rerun the teacher's panel this often, not every 2 s
     cycles: int = 4  # walk-away cycles (--cycles)
+    exp_steps: int = DEFAULT_STEPS  # the experiment's fine-tuning steps per run (--experiment)
+    exp_seeds: tuple[int, ...] = DEFAULT_SEEDS
+    exp_algos: tuple[str, ...] = DEFAULT_ALGOS  # the teacher form's defaults
+    exp_vocabs: tuple[int | None, ...] = tuple(parse_vocabs(DEFAULT_VOCABS) or ())
 
 
 def _table(name: str, rows: list[tuple[str, object]]) -> None:
@@ -79,7 +96,9 @@ async def run_all(room: Room, chosen: list[str], options: Options) -> dict:
         if name == "class" and len(room.targets) > 1:
             runs = [("class", False), ("class, the last replica killed after the join", True)]
         for title, kill in runs:
-            if name == "class":
+            if name == "experiment":
+                numbers, rows = await experiment_scenario(room, options)
+            elif name == "class":
                 numbers, rows = await class_scenario(room, options, kill=kill)
                 title = f"{title} ({len(room.targets)} replica(s), {_db_kind(room.db_url)})"
             else:
@@ -94,11 +113,32 @@ def _db_kind(url: str) -> str:
     return "PostgreSQL" if url.startswith("postgresql") else "SQLite"
 
 
+def _names(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one tokenizer algorithm")
+    return names
+
+
+def _vocabs(text: str) -> tuple[int | None, ...]:
+    sizes = parse_vocabs(text)
+    if sizes is None:
+        raise argparse.ArgumentTypeError(f"vocabulary sizes as the teacher types them: {text!r}")
+    return tuple(sizes)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for name in SCENARIOS:
         parser.add_argument(f"--{name}", action="store_true", help=f"run the {name} scenario")
     parser.add_argument("--class", action="store_true", help="run the class scenario")
+    parser.add_argument(
+        "--experiment", action="store_true", help="run the class experiment (real training)"
+    )
+    parser.add_argument("--exp-steps", type=int, default=Options.exp_steps, help="steps per run")
+    parser.add_argument("--exp-seeds", type=parse_seeds, default=Options.exp_seeds, help="0,1,2")
+    parser.add_argument("--exp-algos", type=_names, default=Options.exp_algos, help="a,b,c")
+    parser.add_argument("--exp-vocabs", type=_vocabs, default=Options.exp_vocabs, help="2000,4000")
     parser.add_argument(
         "--replicas", type=int, default=1, help="servers sharing one class database (PostgreSQL)"
     )
@@ -131,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write all numbers to this file")
     parser.add_argument("--logs", type=Path, help="write each server's output to this folder")
     args = parser.parse_args(argv)
-    chosen = [name for name in [*SCENARIOS, "class"] if getattr(args, name)] or [
+    chosen = [name for name in [*SCENARIOS, "class", "experiment"] if getattr(args, name)] or [
         name for name in SCENARIOS if name != "cycles"
     ]
     options = Options(
@@ -146,6 +186,10 @@ def main(argv: list[str] | None = None) -> int:
         args.idle,
         args.teacher_every,
         args.cycle_count,
+        args.exp_steps,
+        tuple(args.exp_seeds),
+        tuple(args.exp_algos),
+        tuple(args.exp_vocabs),
     )
     if args.url:
         db = args.class_db or os.environ.get("EXPLORER_CLASS_DB", "")

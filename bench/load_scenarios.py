@@ -145,7 +145,7 @@ async def train_run(session: Session, timeout: float) -> dict:
     """Press Train and wait until the page says the run ended; what the page reported."""
     start = time.perf_counter()
     seen = len(session.seen.texts)
-    await session.press("train.start")
+    await session.press("train.start", timeout)  # a busy server draws the press's run late
     ended = None
     while time.perf_counter() - start < timeout and not session.closed.is_set():
         ended = next((m for t in session.seen.texts[seen:] if (m := ENDED.search(t))), None)
