@@ -246,6 +246,7 @@ def experiment_rows(numbers: dict, options, procs: tuple) -> list[tuple[str, str
     waits = [r["started_s"] for r in runs if "started_s" in r]
     warm = [r["stepping_s"] - r["started_s"] for r in runs if {"started_s", "stepping_s"} <= set(r)]
     posts = [r["posted_s"] - r["ended_s"] for r in runs if {"ended_s", "posted_s"} <= set(r)]
+    places = [r["first_place"] for r in runs if "first_place" in r]
     firsts = sorted({QUEUE.sub("number # in the queue", r.get("first_text") or "none")[:70]
                      for r in runs})  # fmt: skip
     ended = sum(r.get("ended") is not None and not r["failed"] for r in runs)
@@ -269,8 +270,8 @@ def experiment_rows(numbers: dict, options, procs: tuple) -> list[tuple[str, str
         ("  press to admitted (queue wait)", fmt(stats(waits))),
         ("  admitted to first step (worker start)", fmt(stats(warm))),
         ("  run ended to 'result is on the board'", fmt(stats(posts))),
-        ("  queued (saw a place in the queue)", f"{sum('first_place' in r for r in runs)} of "
-         f"{len(runs)}, places {sorted(r['first_place'] for r in runs if 'first_place' in r)}"),
+        ("  queued (saw a place in the queue)", f"{len(places)} of {len(runs)}, the furthest "
+         f"back at place {max(places, default='-')}"),
         ("  first estimate minus real end", fmt_signed(_eta_errors(runs))),
         *[("  first line seen" if i == 0 else "", text) for i, text in enumerate(firsts)],
         ("probe reruns (Attention), idle", fmt(numbers["probe_idle"])),
