@@ -242,7 +242,7 @@ def _on_engine(jobs: Sequence, client) -> list:  # noqa: ANN001 - a distributed.
                for i, job in enumerate(jobs)}  # fmt: skip
     results: list[Any] = [None] * len(jobs)
     try:
-        for done, future in enumerate(as_completed(futures), 1):
+        for done, future in enumerate(as_completed(futures, loop=client.loop), 1):
             try:
                 results[futures[future]] = future.result()
             except KilledWorker:
