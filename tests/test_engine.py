@@ -146,3 +146,39 @@ def test_without_the_setting_no_engine_package_is_imported():
                           text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_train_page_sends_its_run_to_the_engine(cluster, monkeypatch):
+    """With EXPLORER_ENGINE set the Train page itself needs no other change: the run trains on
+    a worker of the engine, and its model lands in the session as a local run's does."""
+    from explorer_core.training.choices import SharedModel
+    from explorer_core.ui.state import SHARED_MODEL
+    from tests.conftest import app_test
+    from tests.models import small, wait_for_end
+
+    monkeypatch.setenv("EXPLORER_ENGINE", cluster.address)
+    at = small(app_test("lessons/train_model.py"))
+    at.button(key="train.start").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    run = at.session_state["train.run"]
+    assert isinstance(run, EngineRun)
+    wait_for_end(at)
+    assert not at.exception
+    assert run.status().state == "finished" and run.pid in cluster.worker_pids()
+    shared = at.session_state[SHARED_MODEL]
+    assert isinstance(shared, SharedModel) and "2 pre-training + 4 fine-tuning" in shared.label
+
+
+def test_train_page_with_an_engine_nobody_answers_says_so_in_one_line(monkeypatch):
+    from tests.conftest import app_test
+    from tests.models import small
+
+    monkeypatch.setenv("EXPLORER_ENGINE", f"tcp://127.0.0.1:{free_port()}")
+    at = small(app_test("lessons/train_model.py"))
+    at.button(key="train.start").click().run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "training engine cannot be reached" in errors[0], errors
+    assert "\n" not in errors[0]
+    assert "train.run" not in at.session_state  # nothing started, here or there
+    assert not at.button(key="train.start").disabled  # Train can be pressed again

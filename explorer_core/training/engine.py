@@ -50,13 +50,23 @@ def connect(address: str, timeout: float = CONNECT_SECONDS) -> Any:
 
     Raises EngineUnreachable with one sentence (the address, and what went wrong)."""
     import logging
+    import socket
 
     try:
         from distributed import Client
+        from distributed.comm import get_address_host_port
     except ImportError:
         raise EngineUnreachable(
             f"{SETTING} is set but the package 'distributed' is not installed "
             "(pip install -r requirements.txt)"
+        ) from None
+    try:  # subtle: a Client that failed to connect logs tracebacks when it is collected (even
+        # at exit): see first whether anything answers at the address, with a plain socket
+        host, port = get_address_host_port(address)
+        socket.create_connection((host, port), timeout=timeout).close()
+    except (ValueError, OSError) as err:
+        raise EngineUnreachable(
+            f"The training engine at {address} cannot be reached: {_one_line(err)}"
         ) from None
     quiet = logging.getLogger("distributed")
     level, quiet.level = quiet.level, logging.CRITICAL  # subtle: a failed connect logs tracebacks

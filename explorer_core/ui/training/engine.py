@@ -41,11 +41,13 @@ def setting() -> str:
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
-def _client(address: str):  # noqa: ANN202 - a distributed.Client
-    """This server's one client of the engine (a failure is not cached: the next call retries)."""
+def _connection(address: str) -> list:
+    """[the server's one distributed.Client of the engine] (a failure is not cached: the next
+    call retries). # subtle: in a list, since a Client is awaitable and Streamlit's cache takes
+    an awaitable result for an async function's."""
     from explorer_core.training.engine import connect
 
-    return connect(address)
+    return [connect(address)]
 
 
 def new_run(plan: TrainingPlan, max_snapshots: int, expire_after: float) -> TrainingRun | str:
@@ -57,13 +59,13 @@ def new_run(plan: TrainingPlan, max_snapshots: int, expire_after: float) -> Trai
     from explorer_core.training.engine import EngineRun, EngineUnreachable
 
     try:
-        client = _client(address)
+        client = _connection(address)[0]
         if client.status != "running" or not client.ncores():
-            _client.clear()  # lost since it was cached: connect afresh once
-            client = _client(address)
+            _connection.clear()  # lost since it was cached: connect afresh once
+            client = _connection(address)[0]
     except EngineUnreachable as err:
         return t("train.refused.engine", reason=str(err))
     except Exception as err:  # noqa: BLE001 - e.g. the scheduler went away mid-call
-        _client.clear()
+        _connection.clear()
         return t("train.refused.engine", reason=" ".join(str(err).split()) or type(err).__name__)
     return EngineRun(plan, client, max_snapshots=max_snapshots, expire_after=expire_after)
