@@ -104,12 +104,19 @@ def rss_bytes(pid: int) -> int:
 
 
 def children(pid: int) -> list[int]:
-    """The direct children of a process (e.g. a nanny's worker)."""
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except OSError:
-        return []
-    return [int(p) for p in text.split()]
+    """The direct children of a process (e.g. a nanny's worker and resource tracker).
+
+    # subtle: not /proc/PID/task/PID/children: that lists only the main thread's children, and
+    # a nanny starts its worker from another thread."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return sorted(found)
 
 
 def tiny_plan(fine_steps: int, pre_steps: int = 0, snapshot_every: int = 0, seed: int = 3):
