@@ -182,3 +182,21 @@ def test_train_page_with_an_engine_nobody_answers_says_so_in_one_line(monkeypatc
     assert "\n" not in errors[0]
     assert "train.run" not in at.session_state  # nothing started, here or there
     assert not at.button(key="train.start").disabled  # Train can be pressed again
+
+
+def test_one_worker_with_two_threads_trains_two_runs_at_once():
+    """`engine.sh worker ADDRESS 2` (a bigger or GPU machine): two runs train side by side in one
+    worker process, each with its progress and its own Stop."""
+    with engine_cluster(workers=1, nthreads=2) as one:
+        runs = [EngineRun(tiny_plan(fine_steps=5000, seed=s), one.client) for s in (1, 2)]
+        for run in runs:
+            run.start()
+        assert wait_for(lambda: all(r.record_count() >= 3 for r in runs), 45)
+        assert all(r.running for r in runs)  # both train now, neither waits for the other
+        assert runs[0].pid == runs[1].pid == one.worker_pids()[0]
+        runs[0].stop()
+        assert runs[0].join(30) and runs[0].status().state == "stopped"
+        count = runs[1].record_count()
+        assert wait_for(lambda: runs[1].record_count() > count + 2)  # the other goes on
+        runs[1].stop()
+        assert runs[1].join(30) and runs[1].status().state == "stopped"
