@@ -70,7 +70,7 @@ def dask_part(steps: int) -> dict:
     from explorer_core.training.worker import TrainingRun
 
     out: dict = {}
-    with engine_cluster(workers=2) as cluster:
+    with engine_cluster(workers=2, preload=False) as cluster:  # cold and warm runs below
         began = time.perf_counter()
         cluster.client.run(os.getpid)  # every worker runs a call
         out["start_seconds"] = cluster.seconds + time.perf_counter() - began

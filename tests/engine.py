@@ -7,7 +7,8 @@
 Unprivileged, on a free local port, no dashboard. The scheduler fails a task at once when its
 worker dies (`allowed-failures` 0, as scripts/serve_cluster.sh starts it). Workers run under a
 nanny (a dead worker process is restarted, as on a real server) from the project root, one
-thread each unless `nthreads` says more.
+thread each unless `nthreads` says more, and import the training code at start (`preload`, as
+scripts/engine.sh does).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def engine_env() -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def engine_cluster(workers: int = 2, nthreads: int = 1) -> Iterator[Cluster]:
+def engine_cluster(workers: int = 2, nthreads: int = 1, preload: bool = True) -> Iterator[Cluster]:
     from distributed import Client
 
     port = free_port()
@@ -58,10 +59,11 @@ def engine_cluster(workers: int = 2, nthreads: int = 1) -> Iterator[Cluster]:
     procs = [_start([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", str(port),
                      "--no-dashboard"])]  # fmt: skip
     client = None
+    warm = ["--preload", "explorer_core.training.worker"] if preload else []
     try:
         procs += [_start([str(DASK), "worker", address, "--nthreads", str(nthreads),
                           "--no-dashboard", "--memory-limit", "0", "--host", "127.0.0.1",
-                          "--name", f"w{i}"]) for i in range(workers)]  # fmt: skip
+                          "--name", f"w{i}", *warm]) for i in range(workers)]  # fmt: skip
         client = Client(address, timeout=START_SECONDS, set_as_default=False)
         client.wait_for_workers(workers, timeout=START_SECONDS)
         yield Cluster(address, client, procs, time.perf_counter() - began)

@@ -19,9 +19,12 @@ from dataclasses import replace
 import pytest
 import torch
 
+from explorer_core.analysis.experiment import result_from_run
+from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
+from explorer_core.training.admission import FakeClock
 from explorer_core.training.engine import EngineRun, EngineUnreachable, connect
 from explorer_core.training.engine_tasks import WORKER_LOST
-from explorer_core.training.worker import TrainingRun
+from explorer_core.training.worker import ABANDONED, TrainingRun
 from tests.browser import free_port
 from tests.engine import ROOT, engine_cluster, tiny_plan
 
@@ -63,6 +66,25 @@ def test_a_run_on_the_engine_equals_the_same_run_here(cluster):
     assert all(torch.equal(mine[k], theirs[k]) for k in mine)
     assert remote.pid in cluster.worker_pids()  # it trained there, not here
     assert len(remote.snapshots()) >= 2
+    # what a class run posts to the leaderboard (ui.training.class_run.post_result) is the same
+    parts = split_pairs(builtin_sts_pairs())
+    mine, theirs = result_from_run(remote, parts).to_row(), result_from_run(local, parts).to_row()
+    assert {k: v for k, v in mine.items() if k != "seconds"} == {
+        k: v for k, v in theirs.items() if k != "seconds"
+    }
+
+
+def test_a_run_nobody_polls_is_stopped_and_keeps_nothing(cluster):
+    """A closed tab: after `expire_after` seconds without a touch the run is asked to stop on the
+    worker, and ends as a local run does (ABANDONED, no model kept)."""
+    clock = FakeClock()
+    run = EngineRun(tiny_plan(fine_steps=5000), cluster.client, expire_after=20, clock=clock)
+    run.start()
+    assert wait_for(lambda: run.record_count() >= 2), run.status()
+    clock.advance(21)
+    assert run.join(30)
+    assert run.status().state == "failed" and run.status().error == ABANDONED
+    assert run.result() is None and run.snapshots() == []
 
 
 def test_progress_arrives_while_it_trains_and_stop_stops_it(cluster):

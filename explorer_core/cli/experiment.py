@@ -16,7 +16,7 @@ trained once on the training sentences and shared by the seeds. "default" as a s
 Runs go to up to --workers processes (default: the number of cores), one torch thread each;
 each finished run prints a line on stderr. With --engine ADDRESS (a Dask scheduler, see the
 README's classroom server) the runs go to that engine's workers instead, their files sent along
-(`training.engine_tasks.run_job_on_worker`); an address that cannot be reached is one line
+(`analysis.experiment.run_job_from_files`); an address that cannot be reached is one line
 `error: ...` before anything trains, a worker that dies fails its run. Then stdout gets the
 table of runs and the summary: Spearman mean ± sd over the seeds per tokenizer and language,
 test and dev, with each tokenizer's share of [UNK] tokens, and the TF-IDF character baseline
@@ -233,12 +233,13 @@ def _on_engine(jobs: Sequence, client) -> list:  # noqa: ANN001 - a distributed.
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
-    from explorer_core.training.engine_tasks import WORKER_LOST, pack_files, run_job_on_worker
+    from explorer_core.analysis.experiment import run_job_from_files
+    from explorer_core.training.engine_tasks import WORKER_LOST, pack_files
 
     workers = sum(client.ncores().values())
     print(f"experiment: {len(jobs)} runs on the engine's {workers} worker thread(s)",
           file=sys.stderr, flush=True)  # fmt: skip
-    futures = {client.submit(run_job_on_worker, job, pack_files(job), pure=False, retries=0): i
+    futures = {client.submit(run_job_from_files, job, pack_files(job), pure=False, retries=0): i
                for i, job in enumerate(jobs)}  # fmt: skip
     results: list[Any] = [None] * len(jobs)
     try:

@@ -12,8 +12,9 @@ version, its own `.venv`) runs them without any of the server's state:
                                   here reads it every CONTROL_POLL seconds into the loop's flags
       the task's return value     the final ("result", ...) / ("done",) / ("failed", text)
 
-- `run_job_on_worker(job, files)`: one `experiment tokenizers` run from the CLI. The job's files
-  (pairs, tokenizer folder) travel with it as bytes, since the worker may be another machine.
+- `pack_files(job)` / `unpack_files(job, files, folder)`: a `train sts` job's files (pairs,
+  tokenizer folder) as bytes, since the worker may be another machine; the CLI's `experiment
+  tokenizers --engine` sends each run as `analysis.experiment.run_job_from_files(job, files)`.
 
 # subtle: a run happens once. A worker that dies mid-run loses its run; the scheduler then
 # either fails the task (`allowed-failures` 0, as scripts/serve_cluster.sh starts it: the page
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import os
 import socket
-import tempfile
 import threading
 from dataclasses import fields, replace
 from pathlib import Path
@@ -148,13 +148,3 @@ def unpack_files(job: Any, files: dict[str, dict[str, bytes]], folder: Path) -> 
         changes[field] = target
     assert set(changes) <= {f.name for f in fields(job)}
     return replace(job, **changes)
-
-
-def run_job_on_worker(job: Any, files: dict[str, dict[str, bytes]]) -> Any:
-    """`analysis.experiment.run_job(job)` on this worker, from the files sent along."""
-    from explorer_core import runtime
-    from explorer_core.analysis.experiment import run_job
-
-    runtime.configure()
-    with tempfile.TemporaryDirectory(prefix="explorer-engine-job-") as tmp:
-        return run_job(unpack_files(job, files, Path(tmp)))
