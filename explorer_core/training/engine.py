@@ -133,8 +133,8 @@ class EngineRun(TrainingRun):
 
     def stop(self) -> None:
         """Ask the worker to stop after its current step; a run not begun yet is cancelled."""
-        if self._stop is None:
-            return
+        if self._stop is None or not self.running:
+            return  # subtle: telling an ended run would create its variable again
         self._stop.set()
         self._tell("stop")  # subtle: also when not begun; a worker may take it meanwhile
         if not self.began and self._future is not None:
@@ -151,7 +151,8 @@ class EngineRun(TrainingRun):
 
     def kill(self) -> None:
         """Cancel the task now, without a result (its worker still ends at its Stop flag)."""
-        self._tell("stop")
+        if self.running:
+            self._tell("stop")
         if self._future is not None:
             self._future.cancel()
         self.join(timeout=10)
