@@ -30,7 +30,9 @@ case "$MODE" in
         ;;
     *) usage ;;
 esac
-source scripts/setup.sh requirements.txt
+if [ -z "${EXPLORER_SETUP_DONE:-}" ]; then  # serve_cluster.sh has done it for its engine
+    source scripts/setup.sh requirements.txt
+fi
 export DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=0
 if [ "$MODE" = scheduler ]; then
     exec .venv/bin/dask scheduler --port "$PORT" --no-dashboard

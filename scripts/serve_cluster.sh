@@ -26,6 +26,11 @@ cd "$(dirname "$0")/.."
 REPLICAS="${1:-2}"
 ASKED="$REPLICAS"
 MORE_SERVERS="${MORE_SERVERS:-}"
+ENGINE_WORKERS="${ENGINE_WORKERS:-0}"
+[[ "$ENGINE_WORKERS" =~ ^[0-9]{1,2}$ ]] || {
+    echo "error: ENGINE_WORKERS must be a whole number from 0 to 99, got '$ENGINE_WORKERS'" >&2
+    exit 2
+}
 replicas_error() {
     echo "error: the number of replicas must be a whole number from 1 to 99" \
         "(0 only with MORE_SERVERS), got '$ASKED'" >&2
@@ -81,11 +86,6 @@ done
 declare -a PIDS=()
 NGINX_PID=""
 declare -a ENGINE_PIDS=()
-ENGINE_WORKERS="${ENGINE_WORKERS:-0}"
-[[ "$ENGINE_WORKERS" =~ ^[0-9]{1,2}$ ]] || {
-    echo "error: ENGINE_WORKERS must be a whole number from 0 to 99, got '$ENGINE_WORKERS'" >&2
-    exit 2
-}
 
 start_replica() {  # $1: replica index
     local port=$((REPLICA_PORT + $1))
@@ -145,6 +145,7 @@ fi
 
 if [ "$ENGINE_WORKERS" -gt 0 ] && [ -z "${EXPLORER_ENGINE:-}" ]; then
     ENGINE_PORT="${ENGINE_PORT:-8786}"
+    export EXPLORER_SETUP_DONE=1  # engine.sh: this script has set up the environment already
     bash scripts/engine.sh scheduler "$ENGINE_PORT" >>"$RUN_DIR/engine-scheduler.log" 2>&1 &
     ENGINE_PIDS+=($!)
     export EXPLORER_ENGINE="tcp://127.0.0.1:$ENGINE_PORT"

@@ -167,7 +167,14 @@ def session_on(cluster: Cluster, replica: str) -> Iterator[BrowserSession]:
 
 
 @pytest.mark.parametrize(
-    ("args", "env"), [(["x"], {}), (["-1"], {}), (["0"], {}), (["0"], {"MORE_SERVERS": "a b"})]
+    ("args", "env"),
+    [
+        (["x"], {}),
+        (["-1"], {}),
+        (["0"], {}),
+        (["0"], {"MORE_SERVERS": "a b"}),
+        (["0"], {"ENGINE_WORKERS": "two"}),
+    ],  # fmt: skip
 )
 def test_bad_arguments_get_one_line_and_exit_2(args, env):
     """Checked before anything is installed or started (values that could start nothing even if
