@@ -8,7 +8,8 @@
 # on; or `[explorer] engine = "..."` in .streamlit/secrets.toml). A worker runs THREADS runs at
 # once (default 1; a GPU worker can take several small runs), each with one torch thread
 # (EXPLORER_TORCH_THREADS), and imports the training code at start (--preload), so the first run
-# does not wait for torch. Workers need this project at the same version, set up like here.
+# does not wait for torch. The scheduler and the workers need this project at the same
+# version, set up like here (this script does it).
 # The scheduler fails a task at once when its worker dies (allowed-failures 0): the student is
 # told and presses Train again; a run is never silently started over on another worker.
 set -euo pipefail
@@ -34,9 +35,11 @@ if [ -z "${EXPLORER_SETUP_DONE:-}" ]; then  # serve_cluster.sh has done it for i
     source scripts/setup.sh requirements.txt
 fi
 export DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=0
+# subtle: the scheduler unpickles each task (the training code's function and plan) too, so it
+# also needs the project on its path, not only the workers
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 if [ "$MODE" = scheduler ]; then
     exec .venv/bin/dask scheduler --port "$PORT" --no-dashboard
 fi
-export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 exec .venv/bin/dask worker "$ADDRESS" --nthreads "$THREADS" --memory-limit 0 --no-dashboard \
     --preload explorer_core.training.worker
