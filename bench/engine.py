@@ -31,7 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from explorer_core import runtime  # noqa: E402
-from tests.engine import children, engine_cluster, rss_bytes, tiny_plan  # noqa: E402
+from tests.engine import children, engine_cluster, rss_bytes  # noqa: E402
+from tests.models import tiny_plan  # noqa: E402
 
 MB = 2**20
 RAY_SNIPPET = r"""

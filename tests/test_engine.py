@@ -26,7 +26,8 @@ from explorer_core.training.engine import EngineRun, EngineUnreachable, connect
 from explorer_core.training.engine_tasks import WORKER_LOST
 from explorer_core.training.worker import ABANDONED, TrainingRun
 from tests.browser import free_port
-from tests.engine import ROOT, engine_cluster, tiny_plan
+from tests.engine import ROOT, engine_cluster
+from tests.models import tiny_plan
 
 pytestmark = pytest.mark.slow
 

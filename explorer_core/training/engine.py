@@ -110,11 +110,8 @@ class EngineRun(TrainingRun):
 
         from distributed import Queue, Variable
 
-        with self._lock:
-            if self._state != "idle":
-                return False
-            self._state, self._started = "running", time.perf_counter()
-            self._touched = self._clock()
+        if not self._begin():
+            return False
         self._stop = threading.Event()  # this side's record of Stop (stopped vs finished)
         try:
             self._control = Variable(f"{self.name}-control", self.client)

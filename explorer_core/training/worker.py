@@ -230,11 +230,8 @@ class TrainingRun:
 
     def start(self) -> bool:
         """Start the worker process; False (and nothing happens) if this run was started before."""
-        with self._lock:
-            if self._state != "idle":
-                return False
-            self._state, self._started = "running", time.perf_counter()
-            self._touched = self._clock()
+        if not self._begin():
+            return False
         ctx = worker_context()
         here, there = ctx.Pipe()
         self._stop, self._go = ctx.Event(), ctx.Event()
@@ -255,6 +252,15 @@ class TrainingRun:
         # subtle: the plan goes through the pipe from the reader thread, not as an argument of
         # Process: start() would block until the new interpreter had read it (seconds).
         self._reader = start_thread(self._read, name="training-run-reader", args=(here,))
+        return True
+
+    def _begin(self) -> bool:
+        """Idle -> running, once: the clocks start; False when the run was started before."""
+        with self._lock:
+            if self._state != "idle":
+                return False
+            self._state, self._started = "running", time.perf_counter()
+            self._touched = self._clock()
         return True
 
     def stop(self) -> None:
