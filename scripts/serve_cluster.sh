@@ -15,11 +15,22 @@
 # unprivileged, data in RUN_DIR/postgres, on 127.0.0.1:CLASS_DB_PORT, default a free port, with a
 # random password; the URL is written to RUN_DIR/class_db.url, readable by its owner only; see
 # scripts/class_db.sh); with one replica, that replica's own SQLite file.
+# Training runs train on this machine's cores, each replica admitting its own; with
+# EXPLORER_ENGINE=tcp://HOST:8786 they go to the workers of a training engine instead (Dask: see
+# scripts/engine.sh and the README), and ENGINE_WORKERS=N starts one here for the cluster: a
+# scheduler on 127.0.0.1:ENGINE_PORT (8786) and N workers (more join it from other machines with
+# `bash scripts/engine.sh worker tcp://THIS-MACHINE:8786`; the scheduler listens on every
+# interface, so keep its port to the class's machines).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPLICAS="${1:-2}"
 ASKED="$REPLICAS"
 MORE_SERVERS="${MORE_SERVERS:-}"
+ENGINE_WORKERS="${ENGINE_WORKERS:-0}"
+[[ "$ENGINE_WORKERS" =~ ^[0-9]{1,2}$ ]] || {
+    echo "error: ENGINE_WORKERS must be a whole number from 0 to 99, got '$ENGINE_WORKERS'" >&2
+    exit 2
+}
 replicas_error() {
     echo "error: the number of replicas must be a whole number from 1 to 99" \
         "(0 only with MORE_SERVERS), got '$ASKED'" >&2
@@ -74,6 +85,7 @@ done
 
 declare -a PIDS=()
 NGINX_PID=""
+declare -a ENGINE_PIDS=()
 
 start_replica() {  # $1: replica index
     local port=$((REPLICA_PORT + $1))
@@ -99,6 +111,9 @@ stop_all() {
     done
     for pid in $NGINX_PID "${PIDS[@]}"; do
         kill -KILL "$pid" 2>/dev/null || true
+    done
+    for pid in "${ENGINE_PIDS[@]}"; do  # after the replicas, whose runs it trains
+        kill -TERM "$pid" 2>/dev/null || true
     done
     stop_class_db  # after the replicas, which hold connections to it
 }
@@ -127,6 +142,22 @@ if [ -n "${EXPLORER_CLASS_DB:-}" ]; then
     export EXPLORER_CLASS_DB
 fi
 [ "$REPLICAS" -ge 1 ] && echo "Class mode: $CLASS_DB_SAYS."
+
+if [ "$ENGINE_WORKERS" -gt 0 ] && [ -z "${EXPLORER_ENGINE:-}" ]; then
+    ENGINE_PORT="${ENGINE_PORT:-8786}"
+    export EXPLORER_SETUP_DONE=1  # engine.sh: this script has set up the environment already
+    bash scripts/engine.sh scheduler "$ENGINE_PORT" >>"$RUN_DIR/engine-scheduler.log" 2>&1 &
+    ENGINE_PIDS+=($!)
+    export EXPLORER_ENGINE="tcp://127.0.0.1:$ENGINE_PORT"
+    for ((i = 0; i < ENGINE_WORKERS; i++)); do
+        bash scripts/engine.sh worker "$EXPLORER_ENGINE" >>"$RUN_DIR/engine-worker-$i.log" 2>&1 &
+        ENGINE_PIDS+=($!)
+    done
+fi
+if [ -n "${EXPLORER_ENGINE:-}" ]; then
+    export EXPLORER_ENGINE
+    echo "Training: every replica sends its runs to the engine at $EXPLORER_ENGINE."
+fi
 
 upstreams=""
 for ((i = 0; i < REPLICAS; i++)); do

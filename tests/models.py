@@ -102,3 +102,37 @@ def wait_for_end(at, timeout: float = 120.0):
         at.run()
     assert not run.running, "the run did not end in time"
     return at.run()
+
+
+def tiny_parts():
+    """(WordPiece 1,000 trained on the built-in train pairs, a 1-layer hidden-32 config, the
+    pairs by split): what `tiny_plan` trains, for tests that build their own plans."""
+    from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
+    from explorer_core.inputs.vocab import BertVocab
+    from explorer_core.tokenization import new_tokenizer
+    from explorer_core.training.presets import TINY
+
+    parts = split_pairs(builtin_sts_pairs())
+    tokenizer = new_tokenizer("wordpiece")
+    tokenizer.train("\n".join(p.sentence1 + "\n" + p.sentence2 for p in parts["train"]), 1000)
+    vocab = BertVocab.of(tokenizer)
+    config = TINY.config(vocab.size, vocab.pad_id)
+    small = {"hidden_size": 32, "intermediate_size": 37, "num_hidden_layers": 1}
+    return tokenizer, config.__class__(**{**config.__dict__, **small}), parts
+
+
+def tiny_plan(fine_steps: int, pre_steps: int = 0, snapshot_every: int = 0, seed: int = 3):
+    """A small, seeded plan (1 layer, hidden 32) on the built-in pairs: seconds on one core."""
+    from explorer_core.training.finetune import FinetuneConfig
+    from explorer_core.training.pretrain import PretrainConfig
+    from explorer_core.training.run import TrainingPlan
+
+    tokenizer, config, parts = tiny_parts()
+    fast = {"batch_size": 4, "max_length": 16, "eval_every": 2, "snapshot_every": snapshot_every}
+    lines = tuple(p.sentence1 + "\t" + p.sentence2 for p in parts["train"][:40])
+    return TrainingPlan(
+        tokenizer, config, corpus=lines,
+        pretrain=PretrainConfig(steps=pre_steps, **fast) if pre_steps else None,
+        train_pairs=tuple(parts["train"][:60]), dev_pairs=tuple(parts["dev"][:8]),
+        finetune=FinetuneConfig(steps=fine_steps, **fast), seed=seed,
+    )  # fmt: skip

@@ -167,7 +167,14 @@ def session_on(cluster: Cluster, replica: str) -> Iterator[BrowserSession]:
 
 
 @pytest.mark.parametrize(
-    ("args", "env"), [(["x"], {}), (["-1"], {}), (["0"], {}), (["0"], {"MORE_SERVERS": "a b"})]
+    ("args", "env"),
+    [
+        (["x"], {}),
+        (["-1"], {}),
+        (["0"], {}),
+        (["0"], {"MORE_SERVERS": "a b"}),
+        (["0"], {"ENGINE_WORKERS": "two"}),
+    ],  # fmt: skip
 )
 def test_bad_arguments_get_one_line_and_exit_2(args, env):
     """Checked before anything is installed or started (values that could start nothing even if
@@ -310,3 +317,46 @@ def test_sigterm_stops_every_process(cluster):
     port = int(class_db.rsplit(":", 1)[1].split("/")[0])
     with socket.socket() as probe:  # the cluster's PostgreSQL (its own session) stopped too
         assert probe.connect_ex(("127.0.0.1", port)) != 0
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_engine_workers_train_the_replicas_runs(tmp_path):
+    """`ENGINE_WORKERS=1 serve_cluster.sh 1`: a scheduler and a worker start beside the replica,
+    which gets EXPLORER_ENGINE; a run pressed in the browser trains on that worker, and Ctrl-C
+    (SIGTERM) stops the engine with everything else."""
+    from distributed import Client
+
+    from tests.browser import free_port
+    from tests.engine import children
+
+    require_chromium()
+    if not Path(NGINX).exists():
+        pytest.skip("Debian nginx is not installed (apt-get install -y nginx)")
+    port = free_port()
+    found = start_cluster(tmp_path, 1, {"ENGINE_WORKERS": "1", "ENGINE_PORT": str(port)})
+    try:
+        with Client(f"tcp://127.0.0.1:{port}", timeout=60, set_as_default=False) as client:
+            client.wait_for_workers(1, timeout=120)
+            with session_on(found, found.replicas[0]) as browser:
+                query = "train.objective=finetune&train.fine_steps=6&train.budget=60"
+                browser.open(
+                    "train-model", query=query, wait_text="Train a sentence-embedding model"
+                )
+                browser.page.locator(".st-key-train-start button").click()
+                ended = browser.page.get_by_text("Finished after").or_(
+                    browser.page.get_by_text("Training failed")
+                )
+                ended.first.wait_for(timeout=120_000)
+                text = browser.page.inner_text("body")
+                assert "Finished after" in text, text[-3000:]
+                assert browser.exceptions() == []
+            tasks = client.run_on_scheduler(
+                lambda dask_scheduler: [str(k) for k in dask_scheduler.task_prefixes]
+            )
+            assert any("explorer-run" in k for k in tasks), tasks
+        assert "sends its runs to the engine at" in (tmp_path / "serve_cluster.out").read_text()
+    finally:
+        pids = children(found.proc.pid)
+        found.stop()
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids), "a process outlived the script"

@@ -16,29 +16,20 @@ from dataclasses import replace
 import pytest
 import torch
 
-from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
-from explorer_core.inputs.vocab import BertVocab
-from explorer_core.tokenization import new_tokenizer
 from explorer_core.training.choices import SharedModel
 from explorer_core.training.finetune import FinetuneConfig
 from explorer_core.training.loop import EvalRecord, TrainStep
-from explorer_core.training.presets import TINY
 from explorer_core.training.pretrain import PretrainConfig
 from explorer_core.training.run import TrainingPlan, run_plan
 from explorer_core.training.worker import ABANDONED, BACKGROUND_NICE, TrainingRun
+from tests.models import tiny_parts
 
 FAST = {"batch_size": 4, "max_length": 16, "eval_every": 2}
 
 
 @pytest.fixture(scope="module")
 def plan_parts():
-    parts = split_pairs(builtin_sts_pairs())
-    tokenizer = new_tokenizer("wordpiece")
-    tokenizer.train("\n".join(p.sentence1 + "\n" + p.sentence2 for p in parts["train"]), 1000)
-    vocab = BertVocab.of(tokenizer)
-    config = TINY.config(vocab.size, vocab.pad_id)
-    small = {"hidden_size": 32, "intermediate_size": 37, "num_hidden_layers": 1}
-    return tokenizer, config.__class__(**{**config.__dict__, **small}), parts
+    return tiny_parts()
 
 
 def make_plan(plan_parts, fine_steps: int, pre_steps: int = 0, snapshot_every: int = 0):

@@ -177,6 +177,18 @@ def run_job(job: StsJob, nickname: str = "") -> ExperimentResult:
                                   seed=job.seed, nickname=nickname)  # fmt: skip
 
 
+def run_job_from_files(job: StsJob, files: dict[str, dict[str, bytes]]) -> ExperimentResult:
+    """`run_job(job)` where the job's files are not: written from `files` (made by
+    `training.engine_tasks.pack_files`) into a temporary folder first. What a training engine's
+    worker runs for `experiment tokenizers --engine`."""
+    from explorer_core import runtime
+    from explorer_core.training.engine_tasks import unpack_files
+
+    runtime.configure()  # a worker of the engine: offline hubs, one torch thread
+    with tempfile.TemporaryDirectory(prefix="explorer-engine-job-") as tmp:
+        return run_job(unpack_files(job, files, Path(tmp)))
+
+
 def reference_scores(
     parts: Parts, contenders: Sequence[Contender] = ()
 ) -> dict[str, dict[str, dict[str, float | None]]]:

@@ -3,7 +3,8 @@
     python -m explorer_core experiment tokenizers [--train PAIRS] [--dev FILE] [--test FILE]
         [--format chinese-sts|table] [--algorithms char-bpe byte-bpe ...]
         [--vocab-sizes 1000 default ...] [--seeds 0,1,2] [--steps N] [--time-budget SECONDS]
-        [--preset tiny|small|tutorial] [--workers N] [--minilm] [--json PATH|-] [--csv PATH]
+        [--preset tiny|small|tutorial] [--workers N] [--engine ADDRESS] [--minilm]
+        [--json PATH|-] [--csv PATH]
 
 Issue 22's class experiment without a class, so a teacher can prepare the expected answer the
 night before, controlled as the class's is (issue 30, `training.controlled`): every run trains
@@ -18,13 +19,16 @@ for the others). Without --train, the built-in bilingual pairs (with their train
 splits) are used.
 
 Runs go to up to --workers processes (default: the number of cores), one torch thread each;
-each finished run prints a line on stderr. Then stdout gets the table of runs and the summary:
-Spearman mean ± sd over the seeds per tokenizer and language, test and dev, with each
-tokenizer's share of [UNK] tokens, and the TF-IDF character baseline (`training.baselines`) as
-the row to beat (with --minilm, MiniLM as is too). --json PATH also writes {"runs", "summary",
-"references", "settings"} there; with --json - that object is all stdout gets. --csv PATH writes
-the runs with the class leaderboard's CSV columns (seed, steps and preset included). Bad input:
-one line `error: ...`, exit code 2.
+each finished run prints a line on stderr. With --engine ADDRESS (a Dask scheduler, see the
+README's classroom server) the runs go to that engine's workers instead, their files sent along
+(`analysis.experiment.run_job_from_files`); an address that cannot be reached is one line
+`error: ...` before anything trains, a worker that dies fails its run. Then stdout gets the
+table of runs and the summary: Spearman mean ± sd over the seeds per tokenizer and language,
+test and dev, with each tokenizer's share of [UNK] tokens, and the TF-IDF character baseline
+(`training.baselines`) as the row to beat (with --minilm, MiniLM as is too). --json PATH also
+writes {"runs", "summary", "references", "settings"} there; with --json - that object is all
+stdout gets. --csv PATH writes the runs with the class leaderboard's CSV columns (seed, steps
+and preset included). Bad input: one line `error: ...`, exit code 2.
 """
 
 from __future__ import annotations
@@ -94,6 +98,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="tiny, small or tutorial")  # fmt: skip
     tok.add_argument("--workers", type=int, default=_cores(),
                      help="processes training at once (default: the number of cores)")  # fmt: skip
+    tok.add_argument("--engine", metavar="ADDRESS",
+                     help="train on a Dask scheduler's workers (tcp://HOST:8786)")  # fmt: skip
     tok.add_argument("--minilm", action="store_true",
                      help="also score MiniLM as is (a reference, like the baseline)")  # fmt: skip
     tok.add_argument("--json", metavar="PATH",
@@ -120,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(
             f"--time-budget must be a positive number of seconds, not {args.time_budget}"
         )
+    client = _engine(args.engine) if args.engine else None
     with tempfile.TemporaryDirectory(prefix="experiment-") as tmp:
         base = _base_job(args, Path(tmp))
         parts = read_splits(base)
@@ -129,7 +136,11 @@ def run(args: argparse.Namespace) -> int:
                 "--test, or a file with a split column"
             )
         jobs = _jobs(args, base, parts, Path(tmp))
-        results = _run_all(jobs, args.workers)
+        try:
+            results = _run_all(jobs, args.workers) if client is None else _on_engine(jobs, client)
+        finally:
+            if client is not None:
+                client.close()
     summary = summarise(results)
     references = reference_scores(parts, [_minilm()] if args.minilm else [])
     report = {
@@ -232,6 +243,39 @@ def _run_all(jobs: Sequence, workers: int) -> list:
     return results
 
 
+def _engine(address: str):  # noqa: ANN202 - a distributed.Client
+    from explorer_core.training.engine import connect
+
+    return connect(address)  # EngineUnreachable is a ValueError: one line, exit code 2
+
+
+def _on_engine(jobs: Sequence, client) -> list:  # noqa: ANN001 - a distributed.Client
+    """`_run_all` on the engine's workers: each job with its files, never run twice."""
+    from distributed import as_completed
+    from distributed.scheduler import KilledWorker
+
+    from explorer_core.analysis.experiment import run_job_from_files
+    from explorer_core.training.engine_tasks import WORKER_LOST, pack_files
+
+    workers = sum(client.ncores().values())
+    print(f"experiment: {len(jobs)} runs on the engine's {workers} worker thread(s)",
+          file=sys.stderr, flush=True)  # fmt: skip
+    futures = {client.submit(run_job_from_files, job, pack_files(job), pure=False, retries=0): i
+               for i, job in enumerate(jobs)}  # fmt: skip
+    results: list[Any] = [None] * len(jobs)
+    try:
+        for done, future in enumerate(as_completed(futures, loop=client.loop), 1):
+            try:
+                results[futures[future]] = future.result()
+            except KilledWorker:
+                raise RuntimeError(f"run {futures[future] + 1}: {WORKER_LOST}") from None
+            _progress(done, len(jobs), results[futures[future]])
+    except BaseException:
+        client.cancel(list(futures))
+        raise
+    return results
+
+
 def _progress(done: int, total: int, r) -> None:  # noqa: ANN001 - an ExperimentResult
     scores = "  ".join(f"{lang} {_cell(v)}" for lang, v in sorted(r.test_spearman.items()))
     print(f"[{done}/{total}] {r.algorithm} {r.vocab_size} seed {r.seed}: test {scores}, "
@@ -240,7 +284,7 @@ def _progress(done: int, total: int, r) -> None:  # noqa: ANN001 - an Experiment
 
 def _settings(args: argparse.Namespace, parts: dict) -> dict[str, Any]:
     keys = ("train", "dev", "test", "algorithms", "vocab_sizes", "seeds", "time_budget", "steps",
-            "preset", "workers")  # fmt: skip
+            "preset", "workers", "engine")  # fmt: skip
     settings = {key: getattr(args, key) for key in keys}
     return settings | {f"{name}_pairs": len(parts[name]) for name in ("train", "dev", "test")}
 

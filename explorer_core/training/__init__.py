@@ -23,6 +23,8 @@ Read in this order:
 17. `vocab_extension`  new characters for a WordPiece vocabulary (GB 2312 hanzi), old ids kept.
 18. `batches`    mini-batches grouped by length (little padding).
 19. `multilingual` MiniLM learns Chinese: distillation on parallel pairs, teacher = MiniLM.
+20. `engine`     `EngineRun`: a TrainingRun on a distributed engine's workers (EXPLORER_ENGINE).
+21. `engine_tasks` what those workers run: a page's run, a CLI job's files.
 
 Below: `explorer_core.bert` and `explorer_core.inputs`.
 """

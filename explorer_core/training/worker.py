@@ -143,6 +143,17 @@ def weights_bytes(model: torch.nn.Module) -> bytes:
     return save_weights({k: v.detach().contiguous() for k, v in model.state_dict().items()})
 
 
+def final_message(plan: TrainingPlan, ckpt: Checkpoint | None) -> tuple:
+    """The last message of a run that ended normally: ("result", ...) or ("done",) (see above).
+
+    Also what a training engine's worker returns (`training.engine_tasks`)."""
+    if not plan.returns_model:  # the plan put its model where it belongs (e.g. on disk)
+        return ("done",)
+    rest = {f.name: getattr(ckpt, f.name) for f in fields(ckpt) if f.name not in TENSORS}
+    head = None if ckpt.mlm_head is None else save_weights(ckpt.mlm_head)
+    return ("result", ckpt.model.config, rest, weights_bytes(ckpt.model), head)
+
+
 def _child(conn: Any, stop: Any, go: Any, nice: int | None) -> None:
     """The worker process: receive the plan, run it, send every record, snapshot and the result."""
     from explorer_core import runtime
@@ -172,12 +183,7 @@ def _child(conn: Any, stop: Any, go: Any, nice: int | None) -> None:
     try:
         plan = conn.recv()
         ckpt = plan.run(callback=report, stop=stop, on_snapshot=snapshot)
-        if not plan.returns_model:  # the plan put its model where it belongs (e.g. on disk)
-            conn.send(("done",))
-            return
-        rest = {f.name: getattr(ckpt, f.name) for f in fields(ckpt) if f.name not in TENSORS}
-        head = None if ckpt.mlm_head is None else save_weights(ckpt.mlm_head)
-        conn.send(("result", ckpt.model.config, rest, weights_bytes(ckpt.model), head))
+        conn.send(final_message(plan, ckpt))
     except Exception as err:  # noqa: BLE001 - reported to the page, never raised in the worker
         conn.send(("failed", f"{type(err).__name__}: {err}"))
     finally:
@@ -224,11 +230,8 @@ class TrainingRun:
 
     def start(self) -> bool:
         """Start the worker process; False (and nothing happens) if this run was started before."""
-        with self._lock:
-            if self._state != "idle":
-                return False
-            self._state, self._started = "running", time.perf_counter()
-            self._touched = self._clock()
+        if not self._begin():
+            return False
         ctx = worker_context()
         here, there = ctx.Pipe()
         self._stop, self._go = ctx.Event(), ctx.Event()
@@ -249,6 +252,15 @@ class TrainingRun:
         # subtle: the plan goes through the pipe from the reader thread, not as an argument of
         # Process: start() would block until the new interpreter had read it (seconds).
         self._reader = start_thread(self._read, name="training-run-reader", args=(here,))
+        return True
+
+    def _begin(self) -> bool:
+        """Idle -> running, once: the clocks start; False when the run was started before."""
+        with self._lock:
+            if self._state != "idle":
+                return False
+            self._state, self._started = "running", time.perf_counter()
+            self._touched = self._clock()
         return True
 
     def stop(self) -> None:
@@ -422,18 +434,26 @@ class TrainingRun:
 
     def _watch(self) -> None:
         """Stop a run nobody polls any more; terminate it if it does not stop in KILL_GRACE s."""
-        if self.expire_after is None or self._process is None:
+        if self.expire_after is None or not self._launched():
             return
         with self._lock:
             silent = self._clock() - self._touched
         if silent > self.expire_after and not self._abandoned:
             self._abandoned = True
-            self._stop.set()
+            self.stop()
             with self._lock:
                 self._snapshots = []  # see _handle
         if self._abandoned and silent > self.expire_after + KILL_GRACE:
-            if self._process.is_alive():
-                self._process.terminate()
+            self._terminate()
+
+    def _launched(self) -> bool:
+        """The worker was started (a training engine's run: its task was submitted)."""
+        return self._process is not None
+
+    def _terminate(self) -> None:
+        """End the worker without waiting for it (a silent run that did not stop)."""
+        if self._process is not None and self._process.is_alive():
+            self._process.terminate()
 
     def _reap(self) -> None:
         """After the pipe closed: wait for the process and name an unexpected end."""

@@ -1,6 +1,8 @@
 """This session's training run: asked of the server's admission, polled, stopped or cancelled.
 
-The run (a `training.worker.TrainingRun`, a worker process) lives in `st.session_state[RUN_KEY]`.
+The run (a `training.worker.TrainingRun`, a worker process, or with EXPLORER_ENGINE set a
+`training.engine.EngineRun` on a distributed engine: see `ui.training.engine`) lives in
+`st.session_state[RUN_KEY]`.
 `start_run` asks the server's one `Admission` (a `st.cache_resource`, shared by every session
 and thread-safe) for a slot: the run starts, waits in the first-come queue, or is refused with a
 translated reason. Every poll (`poll_run`: the Train page's fragment once a second, the sidebar
@@ -19,6 +21,7 @@ from explorer_core.training.admission import Admission, Refused
 from explorer_core.training.run import TrainingPlan
 from explorer_core.training.worker import TrainingRun, warm_up
 from explorer_core.ui.i18n import t
+from explorer_core.ui.training import engine
 from explorer_core.ui.training.calls import PARTS_KEY, RUN_KEY
 
 OWNER_KEY = "train.owner"  # this session's name in the server's admission queue
@@ -79,7 +82,9 @@ def start_run(
     if is_active():
         return t("train.already")
     gate = admission()
-    run = TrainingRun(plan, max_snapshots=MAX_SNAPSHOTS, expire_after=gate.expire_after)
+    run = engine.new_run(plan, MAX_SNAPSHOTS, gate.expire_after)  # here, or on the engine
+    if isinstance(run, str):
+        return run  # the engine is configured but cannot be reached
     try:
         gate.submit(owner(), run, need)
     except Refused as err:

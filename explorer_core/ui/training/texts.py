@@ -113,6 +113,10 @@ EN = {
         "sets aside for all training runs together. Choose fewer layers, a smaller hidden size, "
         "batch or length."
     ),
+    "train.refused.engine": (
+        "Training is off for now: the class's training engine cannot be reached ({reason}). "
+        "Nothing was started; tell the teacher, then press Train again."
+    ),
     "train.keepalive.running": "Training in the background: {phase}, step {step}.",
     "train.keepalive.waiting": "Your training run waits in the queue: number {place}.",
     "train.none": "No run yet in this session. Choose the settings above and press Train.",
@@ -267,6 +271,7 @@ ZH = {
         "服务器无法接受这次训练：它大约需要 {need} MB，超过了服务器为所有训练预留的 {budget} MB。"
         "请减少层数、隐藏层大小、批大小或长度。"
     ),
+    "train.refused.engine": "暂时无法训练：连不上课堂的训练引擎（{reason}）。训练没有开始；请告诉老师，然后再点一次“开始训练”。",
     "train.keepalive.running": "后台训练中：{phase}，第 {step} 步。",
     "train.keepalive.waiting": "你的训练在排队：第 {place} 位。",
     "train.none": "本次会话还没有训练。请在上面选择设置，然后点击“开始训练”。",
