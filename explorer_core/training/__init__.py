@@ -21,6 +21,8 @@ Read in this order:
 17. `vocab_extension`  new characters for a WordPiece vocabulary (GB 2312 hanzi), old ids kept.
 18. `batches`    mini-batches grouped by length (little padding).
 19. `multilingual` MiniLM learns Chinese: distillation on parallel pairs, teacher = MiniLM.
+    `multilingual_config` its settings (apart: `taught_folder` fingerprints the default).
+20. `taught_folder` where the install keeps that model (MiniLM + 中文), a start of its own.
 
 Below: `explorer_core.bert` and `explorer_core.inputs`.
 """
