@@ -31,7 +31,6 @@ needed to keep English above 0.90; mixed gains the same in Chinese and a little 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
@@ -47,6 +46,7 @@ from explorer_core import runtime  # noqa: E402
 runtime.configure()
 
 from bench.sts_quality import read_pairs  # noqa: E402
+from explorer_core.cli.train import print_report  # noqa: E402
 from explorer_core.training.checkpoint import Checkpoint, load_checkpoint  # noqa: E402
 from explorer_core.training.finetune import evaluate_pairs  # noqa: E402
 from explorer_core.training.jobs import StsJob, build_plan, get_tokenizer  # noqa: E402
@@ -115,11 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         "change": {k: round(after[k] - before[k], 4) for k in before},
         "load_before": load, "load_after": [round(x, 2) for x in os.getloadavg()],
     }  # fmt: skip
-    if args.json:
-        print(json.dumps(result, ensure_ascii=False))
-    else:
-        for key, value in result.items():
-            print(f"{key}: {value}")
+    print_report(result, args.json)  # one JSON object, or `key: value` lines (as `train sts`)
     return 0
 
 
