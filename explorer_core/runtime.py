@@ -11,6 +11,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 DEFAULT_TORCH_THREADS = 1
 
@@ -41,6 +42,15 @@ def meminfo_bytes(field: str) -> int | None:
     except (OSError, ValueError, IndexError):
         return None
     return None
+
+
+def cache_root() -> Path:
+    """Where the install's built files go (tokenizers, MiniLM + 中文): EXPLORER_CACHE_DIR, else
+    `$XDG_CACHE_HOME/embedding-explorer`, else `~/.cache/embedding-explorer`."""
+    if os.environ.get("EXPLORER_CACHE_DIR"):
+        return Path(os.environ["EXPLORER_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "embedding-explorer"
 
 
 def in_worker_process() -> bool:

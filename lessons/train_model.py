@@ -16,7 +16,7 @@ from explorer_core.ui.training import calls as ui
 from explorer_core.ui.training import class_run
 from explorer_core.ui.training import run as runs
 from explorer_core.ui.training.chinese import chinese_kind
-from explorer_core.ui.training.comparison import comparison_panel, start_panel
+from explorer_core.ui.training.comparison import STARTS, comparison_panel, start_panel
 from explorer_core.ui.training.form import (
     SIZE_KEYS,
     data_panel,
@@ -38,7 +38,8 @@ DEFAULTS = defaults("lessons/train_model.py") | {
 init(DEFAULTS)
 LINKED = ("train.kind", "train.data", "train.tok", "train.algo", "train.vocab_size", "train.preset",
           "train.objective", "train.edit", "train.max_length", "train.seed", "train.pre_steps",
-          "train.fine_steps", "train.budget", "train.whole_word", *SIZE_KEYS)  # fmt: skip
+          "train.fine_steps", "train.budget", "train.whole_word", "train.start_from",
+          *SIZE_KEYS)  # fmt: skip
 
 # subtle: a widget's value is dropped when a run does not draw it (edit toggle off, another
 # objective or tokenizer source); writing each value back keeps the learner's choice.
@@ -50,6 +51,7 @@ for key in (*SIZE_KEYS, "train.max_length", "train.seed", "train.pre_steps", "tr
 url_synced("train.kind", ("model", "chinese"))
 url_synced("train.data", ("builtin", "upload"))
 url_synced("train.objective", OBJECTIVES)
+url_synced("train.start_from", STARTS)  # "taught" before it is built: start_panel falls back
 if url_synced("train.preset", tuple(PRESETS)):
     reset_sizes()
 
@@ -100,7 +102,7 @@ elif fixed is not None:  # the experiment's own plan, whatever the widgets say
     planned = class_run.controlled_plan(fixed, tokenizer, parts)
 else:
     planned = plan_panel(preset, objective, tokenizer, parts)
-planned = start_panel(planned, locked)  # fresh, this session's model or MiniLM
+planned = start_panel(planned, locked)  # fresh, this session's model, MiniLM, MiniLM + 中文
 
 left, right = st.columns(2)
 if left.button(

@@ -7,7 +7,7 @@ import pytest
 from explorer_core.files import taught_model
 from explorer_core.inputs.parallel import builtin_parallel_pairs
 from explorer_core.inputs.vocab import BertVocab
-from explorer_core.training import multilingual
+from explorer_core.training import multilingual, taught_folder
 from explorer_core.training.checkpoint import load_checkpoint, replace_checkpoint
 from explorer_core.training.multilingual import DistillPlan, MultilingualConfig
 from explorer_core.ui.training import chinese
@@ -63,7 +63,7 @@ def test_replace_checkpoint_leaves_the_old_folder_when_the_write_fails(tmp_path,
 def test_fingerprint_follows_the_recipe(monkeypatch):
     first = taught_model.fingerprint()
     taught_model.fingerprint.cache_clear()
-    monkeypatch.setattr(taught_model, "RECIPE_VERSION", "test")
+    monkeypatch.setattr(taught_folder, "RECIPE_VERSION", "test")
     assert taught_model.fingerprint() != first
     taught_model.fingerprint.cache_clear()
 

@@ -6,7 +6,8 @@ multilingual` without `--out`) and every page then reads the result from one fol
 
     <cache>/models/minilm-zh-<fingerprint>/   a standard model folder (save_checkpoint)
 
-`<cache>` is `tokenizer_cache.cache_root()` (EXPLORER_CACHE_DIR, else the user's cache folder).
+`<cache>` is `runtime.cache_root()` (EXPLORER_CACHE_DIR, else the user's cache folder); the folder
+and its fingerprint are `training.taught_folder`'s (a training run can start from the model).
 The fingerprint covers what decides the result: the shipped parallel pairs, the default recipe
 (`MultilingualConfig()`) and `RECIPE_VERSION`; a changed recipe never reads an old folder. A
 build writes into a hidden sibling folder and renames it into place, so a page never reads a
@@ -20,51 +21,25 @@ Beside the folder, for the server's build in the background (`files.taught_build
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from explorer_core.files.tokenizer_cache import cache_root
+# where it lives (a training run can start from it), also this module's API
+from explorer_core.training.taught_folder import PREFIX as PREFIX
+from explorer_core.training.taught_folder import RECIPE_VERSION as RECIPE_VERSION
+from explorer_core.training.taught_folder import built_folder as built_folder
+from explorer_core.training.taught_folder import fingerprint as fingerprint
+from explorer_core.training.taught_folder import folder as folder
 
 if TYPE_CHECKING:
     from explorer_core.tokenization import Tokenizer
     from explorer_core.training.checkpoint import Checkpoint
 
-RECIPE_VERSION = "1"  # bump when the recipe changes in a way its default config does not show
-PREFIX = "minilm-zh-"
 # disk a build needs free: the folder holds ~110 MB of weights twice (ours and the hf/ copy) plus
 # the hidden copy written beside it before the rename
 DISK_NEED = 512 * 2**20
-
-
-@lru_cache(maxsize=1)
-def fingerprint() -> str:
-    """12 hex digits of SHA-256 over the shipped pairs, the default recipe and RECIPE_VERSION."""
-    from importlib import resources
-
-    from explorer_core.inputs.parallel import BUILTIN_FILE
-    from explorer_core.training.multilingual import MultilingualConfig
-
-    data = resources.files("explorer_core").joinpath("resources", BUILTIN_FILE).read_bytes()
-    digest = hashlib.sha256(RECIPE_VERSION.encode("ascii"))
-    digest.update(data)
-    digest.update(repr(MultilingualConfig()).encode("utf-8"))
-    return digest.hexdigest()[:12]
-
-
-def folder() -> Path:
-    """Where this install's taught model lives (whether or not it was built)."""
-    return cache_root() / "models" / f"{PREFIX}{fingerprint()}"
-
-
-def built_folder() -> Path | None:
-    """The taught model's folder when it has been built, else None (cheap: two stat calls)."""
-    path = folder()
-    return path if (path / "config.json").is_file() and (path / "model.safetensors").is_file() \
-        else None  # fmt: skip
 
 
 def stamp() -> float | None:

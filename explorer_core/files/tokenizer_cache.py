@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 from collections import Counter
@@ -25,17 +24,10 @@ from pathlib import Path
 
 from explorer_core import tokenization
 from explorer_core.inputs.datasets import builtin_corpus
+from explorer_core.runtime import cache_root
 from explorer_core.tokenization import Tokenizer, load_tokenizer, new_tokenizer
 
 COUNTS_FILE = "corpus_counts.json"  # id -> how often it occurs in the corpus, beside the tokenizer
-
-
-def cache_root() -> Path:
-    """Where the built files go (see the module docstring)."""
-    if os.environ.get("EXPLORER_CACHE_DIR"):
-        return Path(os.environ["EXPLORER_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "embedding-explorer"
 
 
 @lru_cache(maxsize=8)

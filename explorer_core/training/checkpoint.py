@@ -229,12 +229,19 @@ def replace_checkpoint(ckpt: Checkpoint, folder: str | Path) -> Path:
     return folder
 
 
-def load_checkpoint(folder: str | Path) -> Checkpoint:
-    """Load a checkpoint folder written by `save_checkpoint`, in either layout (safetensors
-    only, never pickles)."""
-    from safetensors import SafetensorError
-    from safetensors.torch import load_file
+@dataclass(frozen=True, eq=False)
+class CheckpointHead:
+    """A checkpoint's small files: its architecture, tokenizer and pooling, without weights."""
 
+    config: BertConfig
+    tokenizer: Tokenizer
+    pooling: str = "mean"
+    label: str = ""
+    max_length: int = 512
+
+
+def read_head(folder: str | Path) -> CheckpointHead:
+    """The metadata and tokenizer of a checkpoint folder (either layout); its weights unread."""
     folder = Path(folder)
     meta = _read_meta(folder)
     if meta.get("version", 0) > VERSION:
@@ -242,21 +249,37 @@ def load_checkpoint(folder: str | Path) -> Checkpoint:
     try:
         config = BertConfig.from_dict(meta["model"])
         tokenizer = load_tokenizer(folder / str(meta["tokenizer"].get("folder", ".")))
-        weights = load_file(str(folder / WEIGHTS_FILE))
     except (KeyError, TypeError, AttributeError) as err:
         raise ValueError(f"The checkpoint's metadata lacks a field: {err}") from err
+    return CheckpointHead(
+        config, tokenizer, pooling=str(meta.get("pooling", "mean")),
+        label=str(meta.get("label", "")),
+        max_length=int(meta.get("max_length", config.max_position_embeddings)),
+    )  # fmt: skip
+
+
+def load_checkpoint(folder: str | Path) -> Checkpoint:
+    """Load a checkpoint folder written by `save_checkpoint`, in either layout (safetensors
+    only, never pickles)."""
+    from safetensors import SafetensorError
+    from safetensors.torch import load_file
+
+    folder = Path(folder)
+    head = read_head(folder)
+    try:
+        weights = load_file(str(folder / WEIGHTS_FILE))
     except (SafetensorError, OSError) as err:
         raise ValueError(f"{WEIGHTS_FILE} of {folder} cannot be read: {err}") from err
-    model = BertModel(config, initialize=False)  # load_weights sets every weight or fails
+    model = BertModel(head.config, initialize=False)  # load_weights sets every weight or fails
     load_weights(model, weights)
     logs = _read_json(folder / LOG_FILE) if (folder / LOG_FILE).is_file() else {}
     return Checkpoint(
         model=model,
-        tokenizer=tokenizer,
-        pooling=str(meta.get("pooling", "mean")),
-        label=str(meta.get("label", "")),
+        tokenizer=head.tokenizer,
+        pooling=head.pooling,
+        label=head.label,
         log={phase: TrainLog.from_dict(data) for phase, data in logs.items()},
-        max_length=int(meta.get("max_length", config.max_position_embeddings)),
+        max_length=head.max_length,
     )
 
 

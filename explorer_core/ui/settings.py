@@ -193,7 +193,9 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("train.budget", 90, span=(0, 3600)),
         S("train.seed", 0, span=SEEDS),
         S("train.whole_word", False),  # pre-training masks whole words (jieba's, in Chinese)
-        S("train.start_from", "fresh", choices=("fresh", "session", "minilm")),  # ui.training
+        # ui.training.comparison; TAUGHT is offered once built. No `zh=TAUGHT`: the default
+        # here is a fresh model (the page teaches training from scratch), not MiniLM
+        S("train.start_from", "fresh", choices=("fresh", "session", "minilm", TAUGHT)),
         # the model sizes: the chosen preset's (Tiny's here)
         S("train.hidden", TINY.hidden_size, span=(8, 1024)),
         S("train.layers", TINY.num_hidden_layers, span=(1, 12)),

@@ -1,12 +1,13 @@
 """The Train page's "Start from" choice and its model comparison (table + chart).
 
 `start_panel(plan, running)` draws the choice and returns the plan started from it (fresh, this
-session's model, or MiniLM; `training.choices.start_from`). `comparison_panel(parts, data_key)`
-scores every model the session has on the same test pairs (`analysis.comparison.compare`):
-the lexical baseline, the model before training, the trained model, MiniLM as is and, once a run
-started from MiniLM, MiniLM fine-tuned. Rows are kept per data set in the session, so a model
-trained from scratch and a fine-tuned MiniLM end up side by side; a model is scored once, when it
-first appears (about a second for MiniLM on 80 pairs), not on every rerun.
+session's model, MiniLM, or MiniLM + 中文 once it has been built on this install;
+`training.choices.start_from`). `comparison_panel(parts, data_key)` scores every model the session
+has on the same test pairs (`analysis.comparison.compare`): the lexical baseline, the model before
+training, the trained model, MiniLM as is and, once a run started from MiniLM, MiniLM fine-tuned;
+likewise MiniLM + 中文 as is (once built) and fine-tuned. Rows are kept per data set in the
+session, so a model trained from scratch and a fine-tuned MiniLM end up side by side; a model is
+scored once, when it first appears (about a second for MiniLM on 80 pairs), not on every rerun.
 """
 
 from __future__ import annotations
@@ -18,22 +19,26 @@ import torch
 
 from explorer_core.analysis.comparison import ComparisonRow, Contender, compare
 from explorer_core.bert.pretrained import PretrainedUnavailable
+from explorer_core.files import taught_model
 from explorer_core.inputs.datasets import SentencePair
+from explorer_core.training.base_models import MINILM_LABEL, TAUGHT_LABEL
 from explorer_core.training.choices import SharedModel, run_memory_bytes, start_from
 from explorer_core.training.run import TrainingPlan
 from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
-from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
+from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer, taught
 from explorer_core.ui.training import calls as ui
 from explorer_core.ui.training import run as runs
 from explorer_core.ui.training.run import MAX_SNAPSHOTS
 from explorer_core.viz.comparison import comparison_figure, comparison_frame
 
-START_KEY = "train.start_from"  # "fresh", "session" or "minilm"
+START_KEY = "train.start_from"  # one of STARTS
 DEVICE_KEY = "train.device"  # "cuda" or "cpu", shown only when torch sees a GPU
-STARTS = ("fresh", "session", "minilm")
+TAUGHT = "taught"  # MiniLM + 中文 (base_models), offered only once built on this install
+STARTS = ("fresh", "session", "minilm", TAUGHT)
 COMPARE_KEY = "train.compare"  # {data key: {"rows": {model: [ComparisonRow]}, "seen": {...}}}
-MINILM_LABEL = "all-MiniLM-L6-v2"  # base_models.describe's label, kept in the run's label
+AS_IS = ("lexical", "minilm", "taught")  # rows of every session: not the session's own models
+ORDER = ("lexical", "fresh", "trained", "minilm", "minilm_ft", "taught", "taught_ft")
 
 
 def start_panel(
@@ -41,14 +46,19 @@ def start_panel(
 ) -> tuple[TrainingPlan, int] | None:
     """Draw "Start from"; return (plan started there, memory its run holds), or None with a
     message when it cannot start there."""
+    offered = offered_starts()
     st.session_state.setdefault(START_KEY, "fresh")
+    if st.session_state[START_KEY] not in offered:  # a link or a lesson pack from elsewhere
+        if st.session_state[START_KEY] == TAUGHT:
+            st.info(t("cmp.start.taught_missing"), icon=":material/info:")
+        st.session_state[START_KEY] = "fresh"
     shared = ui.shared_model()
     choice = st.radio(
-        t("cmp.start"), STARTS, key=START_KEY, horizontal=True, disabled=running,
+        t("cmp.start"), offered, key=START_KEY, horizontal=True, disabled=running,
         format_func=lambda s: t(f"cmp.start.{s}"), help=t("cmp.start.help"),
     )  # fmt: skip
-    if choice == "minilm":
-        st.caption(t("cmp.start.minilm_note"))
+    if choice in ("minilm", TAUGHT):
+        st.caption(t(f"cmp.start.{choice}_note"))
     device = "cpu"
     if torch.cuda.is_available():  # only offered where there is a GPU
         st.session_state.setdefault(DEVICE_KEY, "cuda")
@@ -72,22 +82,37 @@ def start_panel(
     return started, need
 
 
+def offered_starts() -> tuple[str, ...]:
+    """STARTS, without MiniLM + 中文 until it has been built on this install."""
+    built = taught_model.built_folder() is not None
+    return tuple(s for s in STARTS if s != TAUGHT or built)
+
+
 def _model_key(shared: SharedModel) -> str:
-    return "minilm_ft" if shared.label.startswith(MINILM_LABEL) else "trained"
+    """Which comparison row the session's model fills: a pretrained start keeps its label at the
+    start of the run's label (base_models)."""
+    if shared.label.startswith(MINILM_LABEL):
+        return "minilm_ft"
+    return "taught_ft" if shared.label.startswith(TAUGHT_LABEL) else "trained"
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _rows_as_is(
-    data_key: str, max_length: int, _parts: dict[str, list[SentencePair]]
-) -> list[ComparisonRow]:
-    """The lexical baseline's and MiniLM's rows on one data set (`data_key` names it): the same
-    for every session, so computed once per server. Thirty sessions whose runs ended together
-    each scored MiniLM themselves (WordPiece and a forward pass over the test pairs), and the
-    server's health check waited 1.5 s behind them (bench/classroom_load.py --train)."""
+    data_key: str, max_length: int, _parts: dict[str, list[SentencePair]],
+    taught_stamp: float | None = None,
+) -> list[ComparisonRow]:  # fmt: skip
+    """The lexical baseline's, MiniLM's and (once built; `taught_stamp` names the build)
+    MiniLM + 中文's rows on one data set (`data_key` names it): the same for every session, so
+    computed once per server. Thirty sessions whose runs ended together each scored MiniLM
+    themselves (WordPiece and a forward pass over the test pairs), and the server's health check
+    waited 1.5 s behind them (bench/classroom_load.py --train)."""
     try:
         contenders = [Contender("minilm", minilm_model(), minilm_tokenizer())]
     except (ImportError, PretrainedUnavailable):
         contenders = []
+    ckpt = taught() if taught_stamp is not None else None
+    if ckpt is not None:
+        contenders.append(Contender(TAUGHT, ckpt.model, ckpt.tokenizer, ckpt.pooling))
     return compare(contenders, _parts["train"], _parts["test"], max_length)
 
 
@@ -105,7 +130,7 @@ def _score_new_models(parts: dict[str, list[SentencePair]], data_key: str, store
     max_length = shared.checkpoint.max_length
     with st.spinner(t("cmp.running")):
         rows = compare(contenders, parts["train"], parts["test"], max_length, baseline=False)
-        rows += _rows_as_is(data_key, max_length, parts)
+        rows += _rows_as_is(data_key, max_length, parts, taught_model.stamp())
     fresh = {c.key for c in contenders} | {r.model for r in rows}
     for model in fresh:
         store["rows"][model] = [r for r in rows if r.model == model]
@@ -126,12 +151,11 @@ def comparison_panel(parts: dict[str, list[SentencePair]], data_key: str) -> Non
     store = stores.setdefault(data_key, {"rows": {}, "seen": {}})
     if not runs.is_active():
         _score_new_models(parts, data_key, store)
-    order = ("lexical", "fresh", "trained", "minilm", "minilm_ft")
-    rows: list[ComparisonRow] = [r for m in order for r in store["rows"].get(m, [])]
-    if not any(r.model not in ("lexical", "minilm") for r in rows):
+    rows: list[ComparisonRow] = [r for m in ORDER for r in store["rows"].get(m, [])]
+    if not any(r.model not in AS_IS for r in rows):
         st.info(t("cmp.wait"))
         return
-    names = {m: t(f"cmp.model.{m}") for m in order}
+    names = {m: t(f"cmp.model.{m}") for m in ORDER}
     langs = {lang: t(f"cmp.lang.{lang}") if lang in ("en", "zh") else lang
              for lang in dict.fromkeys(r.lang for r in rows)}  # fmt: skip
     frame = comparison_frame(rows, names)

@@ -5,15 +5,28 @@ EN = {
     "cmp.start.fresh": "A fresh model (random weights)",
     "cmp.start.session": "The model of this session",
     "cmp.start.minilm": "Pretrained MiniLM (all-MiniLM-L6-v2)",
+    "cmp.start.taught": "MiniLM + 中文, taught here",
     "cmp.start.help": (
         "Fresh: the preset above, learning from nothing. This session's model: keep training the "
         "model you trained or uploaded. MiniLM: fine-tune a real pretrained model with its own "
         "WordPiece vocabulary and mean pooling (learning rate 2e-5, no pre-training); the "
-        "tokenizer and model sections above are then not used."
+        "tokenizer and model sections above are then not used. MiniLM + 中文 (offered once it "
+        "has been built on this install with “Teach MiniLM Chinese”): the same, from the MiniLM "
+        "that learned Chinese here, with its vocabulary extended by Chinese characters."
     ),
     "cmp.start.minilm_note": (
         "MiniLM has 22.7 M parameters: on a laptop CPU one step takes about a second, so a run "
         "of a minute or two sees each training pair a few times."
+    ),
+    "cmp.start.taught_note": (
+        "MiniLM + 中文 keeps MiniLM's English and reads Chinese characters as its own pieces (no "
+        "[UNK]); fine-tuning on scored pairs teaches it what these data call similar. About a "
+        "second per step on a laptop CPU, like MiniLM."
+    ),
+    "cmp.start.taught_missing": (
+        "The link (or lesson pack) asked to start from MiniLM + 中文, which has not been built "
+        "on this install yet: starting from a fresh model instead. Build it once with “Teach MiniLM Chinese” "
+        "(above, the second kind of training), or wait for the background build."
     ),
     "cmp.start.bad": "Cannot start from this model: {reason}",
     "cmp.device": "Train on",
@@ -33,6 +46,8 @@ EN = {
     "cmp.model.trained": "Trained from scratch",
     "cmp.model.minilm": "MiniLM as is",
     "cmp.model.minilm_ft": "MiniLM fine-tuned",
+    "cmp.model.taught": "MiniLM + 中文 as is",
+    "cmp.model.taught_ft": "MiniLM + 中文 fine-tuned",
     "cmp.model.session": "Continued training",
     "cmp.lang.en": "English",
     "cmp.lang.zh": "Chinese",
@@ -62,13 +77,23 @@ ZH = {
     "cmp.start.fresh": "全新模型（随机权重）",
     "cmp.start.session": "本次会话的模型",
     "cmp.start.minilm": "预训练的 MiniLM（all-MiniLM-L6-v2）",
+    "cmp.start.taught": "MiniLM + 中文（本机教会）",
     "cmp.start.help": (
         "全新：上面的预设，从零开始学。本次会话的模型：继续训练你已训练或上传的模型。MiniLM：微调一个真实的"
         "预训练模型，沿用它自己的 WordPiece 词表和平均池化（学习率 2e-5，不做预训练）；此时上面的分词器"
-        "和模型设置不起作用。"
+        "和模型设置不起作用。MiniLM + 中文（用“教 MiniLM 学中文”在本机构建后才会出现）：同样的做法，"
+        "起点换成在本机学会中文的 MiniLM，它的词表扩充了汉字。"
     ),
     "cmp.start.minilm_note": (
         "MiniLM 有 2270 万个参数：在笔记本 CPU 上一步约需一秒，所以一两分钟的训练只会把每个训练句对看几遍。"
+    ),
+    "cmp.start.taught_note": (
+        "MiniLM + 中文 保留了 MiniLM 的英文能力，并把汉字当作自己的词元来读（不再是 [UNK]）；"
+        "在评分句对上微调，能让它学会这份数据所说的“相似”。在笔记本 CPU 上一步约需一秒，和 MiniLM 一样。"
+    ),
+    "cmp.start.taught_missing": (
+        "链接（或课程包）要求从 MiniLM + 中文 开始，但本机还没有构建它：改为从全新模型开始。请用“教 MiniLM 学中文”"
+        "（上方的第二种训练）构建一次，或等待后台构建完成。"
     ),
     "cmp.start.bad": "无法从这个模型开始：{reason}",
     "cmp.device": "训练设备",
@@ -88,6 +113,8 @@ ZH = {
     "cmp.model.trained": "从零训练",
     "cmp.model.minilm": "原样的 MiniLM",
     "cmp.model.minilm_ft": "微调后的 MiniLM",
+    "cmp.model.taught": "原样的 MiniLM + 中文",
+    "cmp.model.taught_ft": "微调后的 MiniLM + 中文",
     "cmp.model.session": "继续训练",
     "cmp.lang.en": "英文",
     "cmp.lang.zh": "中文",
