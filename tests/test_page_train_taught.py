@@ -50,6 +50,7 @@ def test_fine_tuning_the_taught_model_fills_its_comparison_rows(taught):
     assert not at.exception and not at.error, [e.value for e in at.error]
     wait_for_end(at, timeout=300)
     assert not at.exception, at.exception
+    assert at.session_state["train.run"].status().state == "finished", [e.value for e in at.error]
     shared = at.session_state[SHARED_MODEL]
     assert shared.label.startswith(TAUGHT_LABEL) and "2 fine-tuning steps" in shared.label
     assert shared.checkpoint.config.vocab_size > 30522  # the extended vocabulary, kept

@@ -115,6 +115,33 @@ def test_a_worker_never_runs_the_parents_main_script(plan_parts, tmp_path, monke
     assert run.status().state == "finished", run.status().error
 
 
+class SettingPlan:
+    """A plan that fails with the value of EXPLORER_PROBE in the process that runs it."""
+
+    phases = ()
+    returns_model = False
+
+    def run(self, callback, stop, on_snapshot):  # noqa: ANN001, ANN201, ARG002
+        raise ValueError(os.environ.get("EXPLORER_PROBE", "unset"))
+
+
+def probe() -> str:
+    run = TrainingRun(SettingPlan())
+    assert run.start() and run.join(timeout=120), run.status()
+    return run.status().error
+
+
+def test_a_worker_takes_the_settings_of_its_server_as_they_are_when_it_starts(monkeypatch):
+    """The fork server keeps the environment it was started with; a run takes the server's EXPLORER_*
+    settings of now (a changed EXPLORER_CACHE_DIR made a run look for MiniLM + 中文 in the old one)."""
+    monkeypatch.delenv("EXPLORER_PROBE", raising=False)
+    assert probe() == "ValueError: unset"  # the fork server runs from here on
+    monkeypatch.setenv("EXPLORER_PROBE", "set after the fork server started")
+    assert probe() == "ValueError: set after the fork server started"
+    monkeypatch.delenv("EXPLORER_PROBE")
+    assert probe() == "ValueError: unset"
+
+
 def test_a_run_nobody_polls_stops_by_itself_and_its_process_ends(plan_parts):
     run = TrainingRun(make_plan(plan_parts, fine_steps=100_000), expire_after=1.0)
     run.start()

@@ -38,6 +38,7 @@ touched it for that many seconds belongs to a closed tab, so it is stopped, and 
 model or snapshot (nobody will look at them). The worker uses `runtime.configure()`'s torch
 thread count (one by default) and runs at niceness `nice` (default EXPLORER_WORKER_NICE, 10);
 the server's own background work asks for `BACKGROUND_NICE` and one thread.
+It takes the EXPLORER_* settings of the process that starts it, as they are at `start()`.
 
 A pause is cooperative: the worker waits before it reports its next step or evaluation, so it
 holds no core while paused, and a Stop (or its server going away) wakes it. # subtle: not
@@ -76,6 +77,7 @@ TENSORS = ("model", "mlm_head")  # Checkpoint fields that travel as safetensors 
 KILL_GRACE = 5.0  # seconds between asking a silent run to stop and terminating its process
 POLL_SECONDS = 0.5  # how often the reader thread looks at the clock when no message arrives
 ABANDONED = "Stopped: this page stopped asking for the run's progress (closed tab?)"
+SETTINGS_PREFIX = "EXPLORER_"  # the environment a worker takes from the process that starts it
 
 
 def worker_context() -> multiprocessing.context.BaseContext:
@@ -154,10 +156,30 @@ def final_message(plan: TrainingPlan, ckpt: Checkpoint | None) -> tuple:
     return ("result", ckpt.model.config, rest, weights_bytes(ckpt.model), head)
 
 
-def _child(conn: Any, stop: Any, go: Any, nice: int | None) -> None:
+def settings() -> dict[str, str]:
+    """The app's settings in this process's environment (EXPLORER_*), for a worker to take."""
+    return {k: v for k, v in os.environ.items() if k.startswith(SETTINGS_PREFIX)}
+
+
+def take_settings(wanted: dict[str, str]) -> None:
+    """Make this process's EXPLORER_* environment exactly `wanted` (see `_child`)."""
+    for name in [k for k in os.environ if k.startswith(SETTINGS_PREFIX)]:
+        if name not in wanted:
+            del os.environ[name]
+    os.environ.update(wanted)
+
+
+def _child(
+    conn: Any, stop: Any, go: Any, nice: int | None, env: dict[str, str] | None = None
+) -> None:
     """The worker process: receive the plan, run it, send every record, snapshot and the result."""
     from explorer_core import runtime
 
+    # subtle: a fork server's child inherits the fork server's environment, as it was when the
+    # server's first run started it, not the server's now: a run started after a setting changed
+    # (EXPLORER_CACHE_DIR, in a test) looked for MiniLM + 中文 in the old cache and failed
+    if env is not None:
+        take_settings(env)
     # subtle: training is batch work and a page rerun is someone waiting; a lower priority lets
     # the server take a core at once while every core trains (EXPLORER_WORKER_NICE). First thing:
     # before it, the worker competes with the pages at their own priority.
@@ -238,7 +260,7 @@ class TrainingRun:
         if self._paused_at is None:
             self._go.set()
         process = ctx.Process(
-            target=_child, args=(there, self._stop, self._go, self.nice), daemon=True
+            target=_child, args=(there, self._stop, self._go, self.nice, settings()), daemon=True
         )
         try:
             start_process(process)
