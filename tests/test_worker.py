@@ -132,8 +132,9 @@ def probe() -> str:
 
 
 def test_a_worker_takes_the_settings_of_its_server_as_they_are_when_it_starts(monkeypatch):
-    """The fork server keeps the environment it was started with; a run takes the server's EXPLORER_*
-    settings of now (a changed EXPLORER_CACHE_DIR made a run look for MiniLM + 中文 in the old one)."""
+    """The fork server keeps the environment it was started with; a run takes the server's
+    EXPLORER_* settings of now (with the old EXPLORER_CACHE_DIR, a run looked for MiniLM + 中文
+    in the wrong cache)."""
     monkeypatch.delenv("EXPLORER_PROBE", raising=False)
     assert probe() == "ValueError: unset"  # the fork server runs from here on
     monkeypatch.setenv("EXPLORER_PROBE", "set after the fork server started")
