@@ -244,3 +244,17 @@ def test_a_worker_killed_from_outside_is_reported_not_hung(plan_parts):
     status = run.status()
     assert status.state == "failed" and "exit code -9" in status.error, status.error
     assert run.records()  # what arrived before stays for the curves
+
+
+@pytest.mark.parametrize(
+    ("value", "nice"), [("", BACKGROUND_NICE), ("0", 0), ("5", 5), ("20", None), ("low", None)]
+)
+def test_the_background_niceness_setting(monkeypatch, value, nice):
+    from explorer_core.training.worker import background_nice
+
+    monkeypatch.setenv("EXPLORER_BACKGROUND_NICE", value)
+    if nice is None:
+        with pytest.raises(ValueError, match="EXPLORER_BACKGROUND_NICE must be"):
+            background_nice()
+    else:
+        assert background_nice() == nice

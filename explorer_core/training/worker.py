@@ -62,6 +62,7 @@ import torch
 from safetensors.torch import load as load_weights
 from safetensors.torch import save as save_weights
 
+from explorer_core import runtime
 from explorer_core.bert.model import BertModel
 from explorer_core.runtime import start_thread
 from explorer_core.training.checkpoint import Checkpoint
@@ -137,6 +138,17 @@ def _idle() -> None:
 
 WORKER_NICE = 10  # niceness of a training worker: pages first (0 = the server's own priority)
 BACKGROUND_NICE = 19  # the server's own background work: after pages and every session's run
+
+
+def background_nice() -> int:
+    """The niceness of the server's own background work: EXPLORER_BACKGROUND_NICE, default 19
+    (a server that wants MiniLM + 中文 sooner, or a test on a busy machine, may give it more)."""
+    value = runtime.whole_number_setting("EXPLORER_BACKGROUND_NICE", BACKGROUND_NICE, minimum=0)
+    if value > BACKGROUND_NICE:
+        raise ValueError(f"EXPLORER_BACKGROUND_NICE must be at most 19, got {value}")
+    return value
+
+
 PAUSE_POLL = 1.0  # seconds between a paused worker's looks at its stop flag and its server
 
 
@@ -173,8 +185,6 @@ def _child(
     conn: Any, stop: Any, go: Any, nice: int | None, env: dict[str, str] | None = None
 ) -> None:
     """The worker process: receive the plan, run it, send every record, snapshot and the result."""
-    from explorer_core import runtime
-
     # subtle: a fork server's child inherits the fork server's environment, as it was when the
     # server's first run started it, not the server's now: a run started after a setting changed
     # (EXPLORER_CACHE_DIR, in a test) looked for MiniLM + 中文 in the old cache and failed

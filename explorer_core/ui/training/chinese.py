@@ -131,16 +131,17 @@ def start_build() -> str | None:
 def start_background_build() -> TrainingRun:
     """The server's own build (`ui.taught.autobuild`'s thread: no session, no texts): queued
     behind every session's run and paused for them (`Admission.submit(background=True)`), its
-    worker niced to BACKGROUND_NICE with one torch thread. Returns the build that is running now,
-    this one or one a press of Build started before. Raises admission.Refused (budget)."""
-    from explorer_core.training.worker import BACKGROUND_NICE, TrainingRun
+    worker niced to `worker.background_nice()` (19) with one torch thread. Returns the build
+    that is running now, this one or one a press of Build started before. Raises
+    admission.Refused (budget), ValueError (a bad EXPLORER_BACKGROUND_NICE)."""
+    from explorer_core.training.worker import TrainingRun, background_nice
     from explorer_core.ui.training import run as runs
 
     gate, shared = runs.admission(), board()
     with shared.lock:
         if building() and shared.run is not None:
             return shared.run
-        run = TrainingRun(plan(), max_snapshots=2, expire_after=None, nice=BACKGROUND_NICE)
+        run = TrainingRun(plan(), max_snapshots=2, expire_after=None, nice=background_nice())
         gate.submit(OWNER, run, NEED_BYTES, background=True)
         shared.run, shared.starter = run, ""  # nobody's: no browser may stop it
     taught_model.remove_stale()
