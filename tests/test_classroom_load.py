@@ -84,10 +84,12 @@ def test_a_class_of_ten_answers_a_poll_and_every_answer_counts():
     options = Options(sessions=10, others=1, join_window=2.0, polls=1, idle_s=1.0)
     with start_room([free_port()]) as room:
         numbers, _ = asyncio.run(class_scenario(room, options))
-    assert numbers["seated"] == 10
+    assert numbers["seated"] == 10, numbers
     (poll,) = numbers["polls"]
-    assert poll["answered_db"] == 10 and poll["told"] == 10
-    assert poll["teacher_sees_all_s"] is not None, "the teacher's panel never said 10 of 10"
-    assert numbers["results"] == {**numbers["results"], "posted": 10, "in_db": 10}
-    assert numbers["results"]["board_s"] is not None
+    assert poll["answered_db"] == 10 and poll["told"] == 10, numbers
+    assert poll["teacher_sees_all_s"] is not None, (
+        f"the teacher's panel never said 10 of 10: {numbers}"
+    )
+    assert numbers["results"] == {**numbers["results"], "posted": 10, "in_db": 10}, numbers
+    assert numbers["results"]["board_s"] is not None, numbers
     assert not numbers["exceptions"]
