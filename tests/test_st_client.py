@@ -70,8 +70,9 @@ def test_a_press_keeps_its_values_when_the_fragments_timer_reruns_behind_it(serv
     """Streamlit merges a rerun that waits with the ones that arrive after it and keeps only the
     old trigger; a browser's timer rerun carries every widget's value, so a radio's choice
     survives. The client's must too (without it: "None", and a class poll lost answers)."""
-    from bench.st_client import Session
     from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    from bench.st_client import Session
 
     url, out = server
 
