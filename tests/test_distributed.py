@@ -99,6 +99,49 @@ def test_a_time_budget_stops_both_ranks_at_the_same_step(root, table, tmp_path):
     assert log["finetune"]["stop_reason"] == "time"
 
 
+BUDGET_WORKER = """
+import json, os, sys, time
+from dataclasses import replace
+import torch
+import explorer_core.training.run as run
+from tests.models import tiny_plan
+
+torch.distributed.init_process_group("gloo")
+rank = torch.distributed.get_rank()
+if rank == 1:  # this rank's setup takes 1.5 s longer (a busy machine)
+    build = run.build_model
+    run.build_model = lambda plan, **kw: (time.sleep(1.5), build(plan, **kw))[1]
+plan = tiny_plan(fine_steps=1)
+plan = replace(plan, finetune=replace(plan.finetune, steps=None, time_budget=3.0, eval_every=0))
+ckpt = run.run_plan(plan)
+log = ckpt.log["finetune"]
+with open(os.path.join(sys.argv[1], f"{rank}.json"), "w") as out:
+    json.dump({"steps": len(log.steps), "stop_reason": log.stop_reason}, out)
+torch.distributed.barrier()
+torch.distributed.destroy_process_group()
+sys.stdout.flush()
+os._exit(0)  # as GATHER_WORKER below
+"""
+
+
+@pytest.mark.slow
+def test_ranks_whose_setup_takes_unequal_time_get_the_same_budget(tmp_path, root):
+    """The fine-tuning budget is what is left of the run's after setup; each rank measured its
+    own setup, so a slower rank got a shorter budget, stopped a step early, and the other rank
+    waited for it in DDP ("Connection closed by peer", seen under load in the test above)."""
+    script = tmp_path / "budget_worker.py"
+    script.write_text(BUDGET_WORKER, encoding="utf-8")
+    command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",
+               "--master-addr", "127.0.0.1", "--master-port", str(free_port()), str(script),
+               str(tmp_path)]  # fmt: skip
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(root)}
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    ranks = [json.loads((tmp_path / f"{rank}.json").read_text()) for rank in (0, 1)]
+    assert ranks[0] == ranks[1] and ranks[0]["stop_reason"] == "time", ranks
+    assert ranks[0]["steps"] >= 1
+
+
 GATHER_WORKER = """
 import json, os, sys
 import torch

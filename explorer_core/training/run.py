@@ -28,7 +28,7 @@ from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
 from explorer_core.training.base_models import FRESH_INITS, check_init, load_weights_of
 from explorer_core.training.checkpoint import TIED_DECODER, Checkpoint
-from explorer_core.training.devices import resolve_device
+from explorer_core.training.devices import agree, resolve_device
 from explorer_core.training.finetune import FinetuneConfig, ScoredPair, finetune
 from explorer_core.training.loop import (
     Callback,
@@ -174,13 +174,19 @@ def run_plan(
         logs["pretrain"], encoder = result.log, head.bert
     else:
         encoder = build_model(plan, pretraining=False)
-    if plan.finetune is not None and not stop.is_set():
-        fine = finetune_within_budget(plan, time.monotonic() - started)
-        result = finetune(
-            encoder, plan.tokenizer, plan.train_pairs, fine, dev=plan.dev_pairs or None,
-            callback=callback, stop=stop, on_snapshot=on_snapshot,
-        )  # fmt: skip
-        logs["finetune"] = result.log
+    if plan.finetune is not None:
+        # subtle: under torchrun every rank must get the same budget, or one rank stops a step
+        # before the other and the other waits for it in DDP (gloo: "Connection closed by
+        # peer"). Each rank's setup took its own time (by seconds on a busy machine): the ranks
+        # agree on the longest, as the loop agrees on its clock at every step.
+        spent, stopping = agree(time.monotonic() - started, stop.is_set())
+        if not stopping:
+            fine = finetune_within_budget(plan, spent)
+            result = finetune(
+                encoder, plan.tokenizer, plan.train_pairs, fine, dev=plan.dev_pairs or None,
+                callback=callback, stop=stop, on_snapshot=on_snapshot,
+            )  # fmt: skip
+            logs["finetune"] = result.log
     # subtle: Stop can land before a phase starts (e.g. while the model is being built); that
     # phase then has no log, yet it counts: 0 steps, stopped early.
     steps = {phase: len(logs[phase].steps) if phase in logs else 0 for phase, _ in plan.phases}
