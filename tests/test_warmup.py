@@ -42,6 +42,28 @@ def test_the_shell_and_home_page_import_no_torch_or_pandas():
     assert python_prints(SHELL) == "[]"
 
 
+HOME_RUN = (  # app.py's first run, the home page, in a fresh interpreter (no warm-up)
+    "import os, sys\n"
+    "os.environ['EXPLORER_WARMUP'] = '0'\n"
+    "from streamlit.testing.v1 import AppTest\n"
+    "for lang in ('en', 'zh'):\n"
+    "    at = AppTest.from_file('app.py', default_timeout=60)\n"
+    "    at.session_state['lang'] = lang\n"
+    "    at.run()\n"
+    "    assert not at.exception, at.exception\n"
+    "heavy = ('torch', 'pandas', 'transformers', 'sqlalchemy')\n"
+    "print(sorted(m for m in heavy if m in sys.modules))"
+)
+
+
+def test_the_home_pages_first_run_imports_no_torch_or_pandas():
+    """Imports are not all: the home page's line about the MiniLM + 中文 build asked whether the
+    model was built, and the fingerprint of its recipe imported torch (the loop's settings lived
+    beside the loop), the build's progress pandas: a fresh server's first page took 1.8-2.0 s
+    instead of 0.3-0.4 s (bench/page_latency.py's cold start: 2.7 s -> 4.0 s)."""
+    assert python_prints(HOME_RUN) == "[]"
+
+
 @pytest.mark.slow
 def test_warm_up_fills_the_pages_caches(monkeypatch):
     """Every step runs; afterwards MiniLM and the built-in tokenizers come from the caches: the

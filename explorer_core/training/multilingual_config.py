@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from explorer_core.training.loop import LoopConfig
-from explorer_core.training.vocab_extension import ROW_INITS
+from explorer_core.training.loop_config import LoopConfig
+
+ROW_INITS = ("cjk-mean", "mean")  # where new embedding rows start (`vocab_extension`)
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class MultilingualConfig(LoopConfig):
     epochs: float | None = 3.0  # passes over the parallel pairs; None: steps / time budget decide
     learning_rate: float = 5e-5  # Sentence-BERT's rate for fine-tuning a pretrained encoder
     eval_every: int = 0  # steps between evaluations; 0: once per epoch (and always at the end)
-    init: str = "cjk-mean"  # where new embedding rows start (vocab_extension.ROW_INITS); "mean"
+    init: str = "cjk-mean"  # where new embedding rows start (ROW_INITS); "mean"
     # started lower but ended 0.006-0.016 higher in 3 short runs (bench/multilingual.py)
     # subtle: at 5e-5 a row moves ~0.03 per feature in 600 steps, while MiniLM's rows are ~0.05
     # apart per feature: the new rows would barely leave their start. Their table learns faster.

@@ -40,8 +40,7 @@ import torch
 from explorer_core.tokenization.bert_basic import is_bert_chinese, is_bert_punctuation
 from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 from explorer_core.tokenization.wordpiece_trainer import PREFIX
-
-ROW_INITS = ("cjk-mean", "mean")
+from explorer_core.training.multilingual_config import ROW_INITS
 
 
 def _gb2312_row(high: int, last: int = 0xFE) -> list[str]:

@@ -18,7 +18,6 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
@@ -33,8 +32,9 @@ if TYPE_CHECKING:
     from explorer_core.training.multilingual import DistillPlan
     from explorer_core.training.worker import TrainingRun
 
-# subtle: torch, the worker and the recipe are imported where used, so the Chinese lesson's
-# notice (ui/lesson/notice.py) draws without waiting for torch on a server that just started.
+# subtle: torch, pandas, the worker and the recipe are imported where used, so the Chinese
+# lesson's notice (ui/lesson/notice.py) and the home page's build line draw without waiting for
+# them on a server that just started (torch and pandas made its first page ~1.7 s slower).
 
 OWNER = "install:minilm-zh"  # the build's name in the server's admission queue
 # a build's peak memory: 1.40 GB measured (VmHWM of `train multilingual` on the shipped pairs)
@@ -252,6 +252,8 @@ def before_after_table() -> None:
         ("en", *(f"{r.dev_spearman_en:.3f}" for r in (before, start, after))),
         ("vocab", f"{sizes[0]:,}", f"{sizes[1]:,}", f"{sizes[1]:,}"),
     ]
+    import pandas as pd
+
     columns = [t(f"train.zh.table.{c}") for c in ("measure", "minilm", "start", "taught")]
     frame = pd.DataFrame([(t(f"train.zh.table.{k}"), *v) for k, *v in rows], columns=columns)
     st.dataframe(frame, hide_index=True, width="stretch")
