@@ -99,6 +99,20 @@ def test_a_time_budget_stops_both_ranks_at_the_same_step(root, table, tmp_path):
     assert log["finetune"]["stop_reason"] == "time"
 
 
+def two_ranks(code: str, tmp_path, root) -> list[dict]:  # noqa: ANN001
+    """Run `code` as a script under torchrun, 2 CPU processes (its argv[1]: `tmp_path`, where each
+    rank writes `<rank>.json`); what ranks 0 and 1 wrote."""
+    script = tmp_path / "worker.py"
+    script.write_text(code, encoding="utf-8")
+    command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",
+               "--master-addr", "127.0.0.1", "--master-port", str(free_port()), str(script),
+               str(tmp_path)]  # fmt: skip
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(root)}
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [json.loads((tmp_path / f"{rank}.json").read_text()) for rank in (0, 1)]
+
+
 BUDGET_WORKER = """
 import json, os, sys, time
 from dataclasses import replace
@@ -129,15 +143,7 @@ def test_ranks_whose_setup_takes_unequal_time_get_the_same_budget(tmp_path, root
     """The fine-tuning budget is what is left of the run's after setup; each rank measured its
     own setup, so a slower rank got a shorter budget, stopped a step early, and the other rank
     waited for it in DDP ("Connection closed by peer", seen under load in the test above)."""
-    script = tmp_path / "budget_worker.py"
-    script.write_text(BUDGET_WORKER, encoding="utf-8")
-    command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",
-               "--master-addr", "127.0.0.1", "--master-port", str(free_port()), str(script),
-               str(tmp_path)]  # fmt: skip
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(root)}
-    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr[-2000:]
-    ranks = [json.loads((tmp_path / f"{rank}.json").read_text()) for rank in (0, 1)]
+    ranks = two_ranks(BUDGET_WORKER, tmp_path, root)  # before the fix: a hang till the timeout
     assert ranks[0] == ranks[1] and ranks[0]["stop_reason"] == "time", ranks
     assert ranks[0]["steps"] >= 1
 
@@ -177,16 +183,7 @@ def test_gather_rows_of_unequal_slices_keeps_gradients(tmp_path, root):
     # through all_gather. The worker ends with os._exit(0) there. The app's own torchrun runs
     # (the train tests above, which gather too) never showed it.
     """
-    script = tmp_path / "gather_worker.py"
-    script.write_text(GATHER_WORKER, encoding="utf-8")
-    command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",
-               "--master-addr", "127.0.0.1", "--master-port", str(free_port()), str(script),
-               str(tmp_path)]  # fmt: skip
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(root)}
-    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    for rank in (0, 1):
-        result = json.loads((tmp_path / f"{rank}.json").read_text())
+    for rank, result in enumerate(two_ranks(GATHER_WORKER, tmp_path, root)):
         assert result["order"] == [0, 2, 4, 1, 3]
         assert result["rows"] == [0.0, 2.0, 4.0, 1.0, 3.0]
         position = {item: j for j, item in enumerate(result["order"])}
