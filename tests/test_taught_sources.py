@@ -60,6 +60,14 @@ def test_not_built_links_to_the_train_page_inside_the_app():
     assert ("train-model", "train.kind=chinese") in links, links  # on "Teach MiniLM Chinese"
 
 
+def shown_text(at) -> str:  # noqa: ANN001
+    """Every table, text and chart (its plotly JSON: the tokens on its axes) the page drew."""
+    parts = [d.value.to_string() for d in at.dataframe]
+    parts += [e.value for kind in ("markdown", "caption", "text") for e in at.get(kind)]
+    parts += [chart.proto.spec for chart in at.get("plotly_chart")]
+    return "\n".join(parts)
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_chinese_default_is_the_taught_model_once_built(page, taught):
     key = SOURCE_KEYS[page]
@@ -67,6 +75,9 @@ def test_chinese_default_is_the_taught_model_once_built(page, taught):
     assert not at.exception
     assert at.session_state[key] == "taught"
     assert not [info.value for info in at.info if "MiniLM + 中文" in info.value]  # it is built
+    shown = shown_text(at)
+    assert "[UNK]" not in shown  # the Chinese default text, read by a model that knows it
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in shown)  # and it is Chinese
     english = app_test(page, timeout=120)
     assert english.session_state[key] == MINILM[key]
 
