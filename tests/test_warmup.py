@@ -13,6 +13,7 @@ import pytest
 
 from tests.conftest import ROOT
 
+HEAVY = ("torch", "pandas", "transformers", "sqlalchemy")  # seconds to import, together
 SHELL = (  # what app.py imports
     "from explorer_core import runtime; "
     "from explorer_core.ui import present, warmup; "
@@ -24,8 +25,7 @@ SHELL = (  # what app.py imports
     "from explorer_core.ui.classroom import gate; "
     "from explorer_core.ui.classroom.home import section; "
     "runtime.configure_environment(); "
-    "import sys; print(sorted(m for m in ('torch', 'pandas', 'transformers', 'sqlalchemy') "
-    "if m in sys.modules))"
+    f"import sys; print(sorted(m for m in {HEAVY} if m in sys.modules))"
 )
 
 
@@ -51,8 +51,7 @@ HOME_RUN = (  # app.py's first run, the home page, in a fresh interpreter (no wa
     "    at.session_state['lang'] = lang\n"
     "    at.run()\n"
     "    assert not at.exception, at.exception\n"
-    "heavy = ('torch', 'pandas', 'transformers', 'sqlalchemy')\n"
-    "print(sorted(m for m in heavy if m in sys.modules))"
+    f"print(sorted(m for m in {HEAVY} if m in sys.modules))"
 )
 
 

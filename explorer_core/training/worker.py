@@ -138,6 +138,7 @@ def _idle() -> None:
 
 WORKER_NICE = 10  # niceness of a training worker: pages first (0 = the server's own priority)
 BACKGROUND_NICE = 19  # the server's own background work: after pages and every session's run
+PAUSE_POLL = 1.0  # seconds between a paused worker's looks at its stop flag and its server
 
 
 def background_nice() -> int:
@@ -147,9 +148,6 @@ def background_nice() -> int:
     if value > BACKGROUND_NICE:
         raise ValueError(f"EXPLORER_BACKGROUND_NICE must be at most 19, got {value}")
     return value
-
-
-PAUSE_POLL = 1.0  # seconds between a paused worker's looks at its stop flag and its server
 
 
 def weights_bytes(model: torch.nn.Module) -> bytes:
@@ -181,15 +179,12 @@ def take_settings(wanted: dict[str, str]) -> None:
     os.environ.update(wanted)
 
 
-def _child(
-    conn: Any, stop: Any, go: Any, nice: int | None, env: dict[str, str] | None = None
-) -> None:
+def _child(conn: Any, stop: Any, go: Any, nice: int | None, env: dict[str, str]) -> None:
     """The worker process: receive the plan, run it, send every record, snapshot and the result."""
     # subtle: a fork server's child inherits the fork server's environment, as it was when the
     # server's first run started it, not the server's now: a run started after a setting changed
     # (EXPLORER_CACHE_DIR, in a test) looked for MiniLM + 中文 in the old cache and failed
-    if env is not None:
-        take_settings(env)
+    take_settings(env)
     # subtle: training is batch work and a page rerun is someone waiting; a lower priority lets
     # the server take a core at once while every core trains (EXPLORER_WORKER_NICE). First thing:
     # before it, the worker competes with the pages at their own priority.
