@@ -59,6 +59,30 @@ def test_cancel_leaves_the_queue_and_stops_a_running_job():
     assert adm.cancel("nobody") is False
 
 
+def test_the_start_estimate_fills_the_first_free_slot_with_each_request_ahead():
+    adm, _ = gate(max_runs=2)
+    a, b = FakeJob("tiny", so_far=10.0, left=5.0), FakeJob("tiny", so_far=2.0, left=23.0)
+    adm.submit("a", a, 1), adm.submit("b", b, 1)
+    waiting = {n: FakeJob("tiny") for n in "cdef"}
+    for name, job in waiting.items():
+        adm.submit(name, job, 1)
+    # a ends in 5 s, b in 23 s; a tiny run lasts (15 + 25) / 2 = 20 s
+    assert [adm.start_estimate(n) for n in "cdef"] == [5.0, 23.0, 25.0, 43.0]
+    assert adm.start_estimate("a") is None and adm.start_estimate("nobody") is None
+    waiting["c"].kind = "small"  # nothing of its kind trains: its length is unknown
+    assert adm.start_estimate("c") == 5.0 and adm.start_estimate("d") is None
+    b.left = None  # a run training that cannot tell its time left yet
+    assert adm.start_estimate("c") is None
+
+
+def test_the_start_estimate_counts_only_the_runs_training_when_memory_holds_the_queue():
+    adm, _ = gate(max_runs=5, budget=100)
+    adm.submit("a", FakeJob("tiny", so_far=4.0, left=6.0), 60)
+    adm.submit("b", FakeJob("tiny"), 60)
+    adm.submit("c", FakeJob("tiny"), 60)
+    assert adm.start_estimate("b") == 6.0 and adm.start_estimate("c") == 16.0
+
+
 def test_memory_budget_refuses_what_never_fits_and_queues_what_fits_later():
     adm, _ = gate(max_runs=5, budget=100)
     with pytest.raises(Refused) as refused:

@@ -56,6 +56,14 @@ def alive(pid: int) -> bool:
         return False
 
 
+def test_a_runs_kind_leaves_out_the_seed_and_changes_with_the_steps(plan_parts):
+    plan = make_plan(plan_parts, fine_steps=5)
+    other_seed = replace(plan, seed=7, finetune=replace(plan.finetune, seed=7))
+    longer = make_plan(plan_parts, fine_steps=6)
+    assert TrainingRun(plan).kind == TrainingRun(other_seed).kind != TrainingRun(longer).kind
+    assert TrainingRun(plan).seconds_left() is None  # not started: no estimate of its own
+
+
 def test_a_run_in_a_process_gives_the_same_losses_snapshots_and_model_as_in_place(plan_parts):
     plan = make_plan(plan_parts, fine_steps=4, pre_steps=3, snapshot_every=2)
     here = run_plan(plan)

@@ -50,10 +50,12 @@ Thread-safe: every public method holds one lock (Streamlit runs each session in 
 
 from __future__ import annotations
 
+import heapq
 import os
+import statistics
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -72,6 +74,17 @@ class Job(Protocol):
     def start(self) -> bool: ...
 
     def stop(self) -> None: ...
+
+
+class Timed(Job, Protocol):
+    """A job that can say how long it takes (`training.worker.TrainingRun`): what the queue's
+    start estimate needs. Jobs of one `kind` take about as long as each other."""
+
+    kind: Hashable
+
+    def seconds_so_far(self) -> float: ...
+
+    def seconds_left(self) -> float | None: ...
 
 
 class Pausable(Job, Protocol):
@@ -183,6 +196,48 @@ class Admission:
                     return True
             return False
 
+    def start_estimate(self, owner: str) -> float | None:
+        """Seconds until the session's waiting run should start; None when it does not wait, or
+        when a run it waits for cannot tell its length yet.
+
+        Each run training ends after its own estimate (`seconds_left`). Each request ahead then
+        takes as long as the runs of its kind that are training (their seconds so far plus
+        their estimate, on average) in the first slot to come free, first come, first served.
+        Memory is left out: when the budget, not the slots, holds the queue, only the slots of
+        the runs training count. A job that is not `Timed` gives None.
+
+        >>> clock = FakeClock()
+        >>> gate = Admission(max_runs=2, clock=clock)
+        >>> jobs = [FakeJob(kind="tiny", so_far=10.0, left=30.0) for _ in range(5)]
+        >>> [gate.submit(name, job, need=1) for name, job in zip("abcde", jobs)]
+        [0, 0, 1, 2, 3]
+        >>> gate.start_estimate("c"), gate.start_estimate("d"), gate.start_estimate("e")
+        (30.0, 30.0, 70.0)
+        """
+        with self._lock:
+            self._sweep()
+            queue = self._queue()
+            ahead = next((queue[:i] for i, e in enumerate(queue) if e.owner == owner), None)
+            running = [e for e in self._entries if e.started]
+            if ahead is None or not running:
+                return None
+            ends: list[float] = []
+            lengths: dict[Hashable, list[float]] = {}
+            for entry in running:
+                left = _timed(entry.job, "seconds_left")
+                if left is None:
+                    return None
+                ends.append(left)
+                so_far = _timed(entry.job, "seconds_so_far") or 0.0
+                lengths.setdefault(getattr(entry.job, "kind", None), []).append(so_far + left)
+            heapq.heapify(ends)
+            for entry in ahead:
+                kind = getattr(entry.job, "kind", None)
+                if kind is None or kind not in lengths:
+                    return None
+                heapq.heappush(ends, heapq.heappop(ends) + statistics.fmean(lengths[kind]))
+            return ends[0]
+
     def counts(self) -> tuple[int, int, int]:
         """(runs training, requests waiting, bytes held by the runs training)."""
         with self._lock:
@@ -244,6 +299,12 @@ class Admission:
             used += entry.need
 
 
+def _timed(job: Job, name: str) -> float | None:
+    """A `Timed` job's `name()`, None for a job that cannot tell."""
+    method = getattr(job, name, None)
+    return method() if callable(method) else None
+
+
 def max_runs_setting() -> int:
     """EXPLORER_MAX_RUNS, or the number of cores."""
     return whole_number_setting("EXPLORER_MAX_RUNS", os.cpu_count() or 1)
@@ -272,10 +333,18 @@ class FakeClock:
 
 class FakeJob:
     """A job for tests and examples: `running` is set by start() and may be set by hand;
-    `paused` by pause() and resume()."""
+    `paused` by pause() and resume(). With a `kind` it is `Timed`: once started it has trained
+    `so_far` seconds and says `left` more (both may be set by hand)."""
 
-    def __init__(self) -> None:
+    def __init__(self, kind: Hashable = None, so_far: float = 0.0, left: float | None = None):
         self.running, self.started, self.stopped, self.paused = False, 0, False, False
+        self.kind, self.so_far, self.left = kind, so_far, left
+
+    def seconds_so_far(self) -> float:
+        return self.so_far if self.running else 0.0
+
+    def seconds_left(self) -> float | None:
+        return self.left if self.running else None
 
     def start(self) -> bool:
         self.started += 1

@@ -372,6 +372,29 @@ class TrainingRun:
         end = min(end, self._paused_at or end)
         return end - self._started - self._paused_for
 
+    @property
+    def kind(self) -> tuple:
+        """What a run's length depends on, and no more (not the seed, the tokenizer or the
+        data): the queue's start estimate takes runs of one kind to last alike
+        (`admission.Timed`). For a class experiment's runs, one kind."""
+        config = getattr(self.plan, "model_config", None)  # a DistillPlan has none
+        shape = (config.num_hidden_layers, config.hidden_size, config.intermediate_size,
+                 config.num_attention_heads) if config is not None else None  # fmt: skip
+        return (type(self.plan).__name__, getattr(self.plan, "init", ""),
+                getattr(self.plan, "device", ""), shape,
+                tuple((name, c.steps, c.time_budget, c.batch_size, c.max_length)
+                      for name, c in self.plan.phases))  # fmt: skip
+
+    def seconds_so_far(self) -> float:
+        """Seconds trained so far, pauses left out (0 before the start)."""
+        with self._lock:
+            return self._seconds()
+
+    def seconds_left(self) -> float | None:
+        """The run's own estimate of the seconds left while it trains, else None."""
+        status = self.status()
+        return status.eta_seconds if status.state == "running" else None
+
     def status(self) -> RunStatus:
         with self._lock:
             records, state, error = list(self._records), self._state, self._error

@@ -164,6 +164,9 @@ def _queue_line(place: int | None) -> None:
     if place:
         server = runs.server_counts()
         st.progress(0.0, text=t("train.queue", place=place, **server))
+        seconds = runs.start_estimate()
+        st.caption(t("train.queue.start.unknown") if seconds is None
+                   else t("train.queue.start", s=round(seconds)))  # fmt: skip
         return
     st.warning(t("train.queue.dropped", s=round(runs.admission().expire_after)))
     if st.session_state.get(DRAWN_KEY) == "waiting":

@@ -64,6 +64,11 @@ def poll_run() -> int | None:
     return place
 
 
+def start_estimate() -> float | None:
+    """Seconds until this session's waiting run should start (`Admission.start_estimate`)."""
+    return admission().start_estimate(owner())
+
+
 def is_active() -> bool:
     """True while this session's run trains or waits in the queue."""
     run = current_run()
