@@ -9,7 +9,7 @@
 3. All press Train, spread over `join_window` s; each waits until its page says the run ended
    (`train_run`) and the toast "Your result is on the class leaderboard". Every 0.25 s a follower
    notes what the student sees: the first queue or progress line, the first time estimate
-   ("about N s left"; the queue line gives a place, no time), when the run left the queue, made
+   ("about N s left") and, while queued, the first start estimate ("should start in about N s"), when the run left the queue, made
    its first step and ended, and when the toast came.
 
 Meanwhile a probe session reruns the Attention page, ``/_stcore/health`` is sampled and the
@@ -58,6 +58,7 @@ QUEUE = re.compile(r"number (\d+) in the queue")
 TRAINING = re.compile(r"^(pre-training|fine-tuning|starting): step \d+")  # admitted: a worker
 STEPPING = re.compile(r"^(pre-training|fine-tuning): step [1-9]")  # its first step is done
 ETA = re.compile(r"about (\d+) s left")
+START_ETA = re.compile(r"should start in about (\d+) s")  # a queued run's start estimate
 DROPPED = TRAIN_EN["train.queue.dropped"].split(":")[0]  # the page asked for news too late
 # A generous ceiling per run for the timeouts (measured: 200 Tiny steps take 21-30 s of CPU,
 # training.controlled); the waits end as soon as what they wait for is seen.
@@ -83,6 +84,8 @@ async def follow(session: Session, since: int, out: dict, stop: asyncio.Event) -
                 out["started_at"] = now
             if STEPPING.search(text) and out.get("stepping_at") is None:
                 out["stepping_at"] = now
+            if (m := START_ETA.search(text)) and out.get("start_eta") is None:
+                out["start_eta"], out["start_eta_at"] = int(m.group(1)), now
             if (m := ETA.search(text)) and out.get("eta") is None:
                 out["eta"], out["eta_at"] = int(m.group(1)), now
             if ENDED.search(text) and out.get("ended_at") is None:
@@ -240,6 +243,12 @@ def _eta_errors(runs: list[dict]) -> list[float]:
     return [r["eta_s"] + r["eta"] - r["ended_s"] for r in runs if {"eta", "ended_s"} <= set(r)]
 
 
+def _start_errors(runs: list[dict]) -> list[float]:
+    """Predicted minus real start (s) of each queued run's first start estimate."""
+    return [r["start_eta_s"] + r["start_eta"] - r["started_s"] for r in runs
+            if {"start_eta", "started_s"} <= set(r)]  # fmt: skip
+
+
 def experiment_rows(numbers: dict, options, procs: tuple) -> list[tuple[str, str]]:  # noqa: ANN001
     n, runs, s = numbers["sessions"], numbers["runs"], numbers["settings"]
     walls = [r["ended_s"] for r in runs if "ended_s" in r]
@@ -272,7 +281,8 @@ def experiment_rows(numbers: dict, options, procs: tuple) -> list[tuple[str, str
         ("  run ended to 'result is on the board'", fmt(stats(posts))),
         ("  queued (saw a place in the queue)", f"{len(places)} of {len(runs)}, the furthest "
          f"back at place {max(places, default='-')}"),
-        ("  first estimate minus real end", fmt_signed(_eta_errors(runs))),
+        ("  queued: first start estimate minus real start", fmt_signed(_start_errors(runs))),
+        ("  training: first estimate minus real end", fmt_signed(_eta_errors(runs))),
         *[("  first line seen" if i == 0 else "", text) for i, text in enumerate(firsts)],
         ("probe reruns (Attention), idle", fmt(numbers["probe_idle"])),
         ("  during the experiment", fmt(numbers["probe_busy"])),

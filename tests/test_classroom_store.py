@@ -321,6 +321,19 @@ def test_a_version_2_experiment_is_upgraded_and_still_assigns(url, clock):
         store.dispose()
 
 
+def test_a_class_larger_than_the_grid_gets_new_seeds_not_repeats(make):
+    store = make()
+    info, secret = store.create_class()
+    kids = [store.join(info.code, f"kid{i}") for i in range(7)]
+    fixed = ExperimentSettings("tiny", 30, (2, 0))
+    store.start_experiment(info.code, secret, ["bpe", "wordpiece"], [500], fixed)
+    got = [store.assignment(info.code, k.token) for k in kids]
+    runs = [(a.algorithm, a.seed) for a in got]
+    assert runs == [("bpe", 2), ("wordpiece", 2), ("bpe", 0), ("wordpiece", 0),
+                    ("bpe", 3), ("wordpiece", 3), ("bpe", 4)]  # fmt: skip
+    assert len(set(runs)) == len(runs) and all(a.controlled and a.steps == 30 for a in got)
+
+
 def test_upgraded_schema_matches_the_tables(make, url):
     make().ping()
     found = inspect(engine_for(url))

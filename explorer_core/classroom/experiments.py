@@ -4,7 +4,8 @@ over the teacher's seeds × algorithms × vocabulary sizes) with the settings th
 
 Functions of an open transaction and the class's row, called by `store.ClassStore`. Assignments
 are stored, so a student keeps theirs after a reload or on another replica; the n-th student to
-ask gets `records.combinations(...)[n % len]`.
+ask gets `records.nth_run(combinations(...), n)`: the grid's n-th run, and past the grid the
+tokenizers again with new seeds.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from explorer_core.classroom.records import (
     Assignment,
     ClassError,
     combinations,
+    nth_run,
     to_json,
 )
 from explorer_core.classroom.schema import assignments, classes, experiments, results
@@ -104,7 +106,7 @@ def assignment(conn: Connection, klass: Row, member_id: int) -> Assignment | Non
         .select_from(assignments)
         .where(assignments.c.experiment_id == klass.experiment_id)
     ).scalar_one()
-    algorithm, vocab_size, seed = (*cycle[seq % len(cycle)], None)[:3]  # version 2: no seed
+    algorithm, vocab_size, seed = nth_run(cycle, seq)
     conn.execute(
         insert(assignments).values(
             experiment_id=klass.experiment_id,

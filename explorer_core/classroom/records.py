@@ -6,12 +6,15 @@ Nothing here touches a database; `store.ClassStore` builds these records from ro
 
 from __future__ import annotations
 
+import itertools
 import json
 import secrets
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
+
+from explorer_core.training.controlled import SEED_RANGE
 
 # Room codes: 5 characters without look-alikes (no I/1/L, O/0): 31**5 = 28.6 million codes.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -198,7 +201,7 @@ def combinations(
     slowest, so the first students cover every tokenizer once (seed 0) before any tokenizer gets
     a second seed: a class smaller than the grid still compares every tokenizer.
 
-    The n-th student (from 0) to ask for an assignment gets cycle[n % len(cycle)].
+    The n-th student (from 0) to ask for an assignment gets `nth_run(cycle, n)`.
 
     >>> [(a.algorithm, a.vocab_size) for a in combinations(["bpe", "wordpiece"], [500, None])]
     [('bpe', 500), ('bpe', None), ('wordpiece', 500), ('wordpiece', None)]
@@ -214,6 +217,34 @@ def combinations(
                 "input", f"A vocabulary size must be a positive whole number: {size!r}."
             )
     return [Assignment(str(a), s, seed) for seed in seeds for a in algorithms for s in sizes]
+
+
+def nth_run(cycle: Sequence[Sequence], seq: int) -> tuple[str, int | None, int | None]:
+    """The `seq`-th student's (algorithm, vocabulary size, seed), counting from 0, in an
+    experiment whose grid is `cycle` (`combinations` as stored: [algorithm, size, seed] rows).
+
+    Inside the grid, its `seq`-th run. A class larger than the grid goes on through the
+    tokenizers in the same order with new seeds, the next whole numbers after the teacher's
+    largest (from 0 up, skipping the teacher's, past SEED_RANGE's top): a repeat of a seed would
+    only repeat a result, since the same seed gives the same run. A grid stored without seeds
+    (schema version 2) repeats itself.
+
+    >>> grid = [["bpe", 500, 4], ["wp", 500, 4], ["bpe", 500, 1], ["wp", 500, 1]]
+    >>> [nth_run(grid, i) for i in (3, 4, 7)]
+    [('wp', 500, 1), ('bpe', 500, 5), ('wp', 500, 6)]
+    >>> nth_run([["bpe", None]], 5)
+    ('bpe', None, None)
+    """
+    rows = [tuple((*row, None)[:3]) for row in cycle]
+    if seq < len(rows) or rows[0][2] is None:
+        return rows[seq % len(rows)]
+    seeds = list(dict.fromkeys(row[2] for row in rows))
+    cells = len(rows) // len(seeds)
+    extra, cell = divmod(seq - len(rows), cells)
+    low, high = SEED_RANGE
+    upward = itertools.chain(range(max(seeds) + 1, high + 1), range(low, high + 1))
+    fresh = (seed for seed in upward if seed not in seeds)
+    return (*rows[cell][:2], next(itertools.islice(fresh, extra, None)))
 
 
 def check_target(target: str) -> str:

@@ -121,8 +121,9 @@ def _start_form(seat: Seat) -> None:
     algos, sizes, settings, _ = _form_values()  # as the Start button's callback reads them
     if algos and sizes is not None and settings is not None:
         cells = len(algos) * len(sizes)
+        top = max(settings.seeds)
         st.caption(t("class.exp.grid", runs=cells * len(settings.seeds), cells=cells,
-                     seeds=len(settings.seeds)))  # fmt: skip
+                     seeds=len(settings.seeds), next=top + 1, after=top + 2))  # fmt: skip
     st.button(t("class.exp.start"), key="class.t.exp.start", icon=":material/science:",
               on_click=_start, args=(seat,))  # fmt: skip
 
