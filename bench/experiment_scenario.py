@@ -8,9 +8,9 @@
    assignment; its first tab goes (the student switched pages).
 3. All press Train, spread over `join_window` s; each waits until its page says the run ended
    (`train_run`) and the toast "Your result is on the class leaderboard". Every 0.25 s a follower
-   notes what the student sees: the first queue or progress line, the first time estimate
-   ("about N s left") and, while queued, the first start estimate ("should start in about N s"), when the run left the queue, made
-   its first step and ended, and when the toast came.
+   notes what the student sees: the first queue or progress line, while queued the first start
+   estimate ("should start in about N s"), the first time estimate ("about N s left"), when the
+   run left the queue, made its first step and ended, and when the toast came.
 
 Meanwhile a probe session reruns the Attention page, ``/_stcore/health`` is sampled and the
 server's memory (its training workers included) is watched. At the end the results in the class
