@@ -185,6 +185,7 @@ def test_train_page_sends_its_run_to_the_engine(cluster, monkeypatch):
     assert not at.exception and not at.error, [e.value for e in at.error]
     run = at.session_state["train.run"]
     assert isinstance(run, EngineRun)
+    assert run.plan.device == "auto"  # planned on this GPU-less server: the worker's GPU if any
     wait_for_end(at)
     assert not at.exception
     assert run.status().state == "finished" and run.pid in cluster.worker_pids()
@@ -223,3 +224,16 @@ def test_one_worker_with_two_threads_trains_two_runs_at_once():
         assert wait_for(lambda: runs[1].record_count() > count + 2)  # the other goes on
         runs[1].stop()
         assert runs[1].join(30) and runs[1].status().state == "stopped"
+
+
+def test_a_device_chosen_on_a_server_with_a_gpu_stays_as_chosen(monkeypatch):
+    from dataclasses import replace
+
+    from explorer_core.ui.training import engine as page_engine
+
+    plan = tiny_plan(fine_steps=5)
+    assert page_engine.engine_plan(plan).device == "auto"  # this server: no GPU
+    monkeypatch.setattr(page_engine, "_cuda_here", lambda: True)
+    assert page_engine.engine_plan(plan).device == "cpu"  # the student chose the CPU there
+    cuda = replace(plan, device="cuda")
+    assert page_engine.engine_plan(cuda) is cuda

@@ -8,7 +8,8 @@ One setting, the scheduler's address: `EXPLORER_ENGINE=tcp://10.0.0.5:8786`, or 
 
 Unset (the default): every run is a `training.worker.TrainingRun` on this server, and no engine
 package is imported. Set: every run is a `training.engine.EngineRun` on the engine's workers,
-through one client per server process (`st.cache_resource`, shared by its sessions).
+through one client per server process (`st.cache_resource`, shared by its sessions); a run this
+server planned for its CPU runs on the worker's GPU where the worker has one (`engine_plan`).
 
 When the engine cannot be reached the run is refused with one line, not trained here: a server
 told to send its runs away is sized for pages (a replica of the classroom cluster), and thirty
@@ -19,6 +20,7 @@ of Train tries to connect again.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import streamlit as st
 
@@ -68,4 +70,20 @@ def new_run(plan: TrainingPlan, max_snapshots: int, expire_after: float) -> Trai
     except Exception as err:  # noqa: BLE001 - e.g. the scheduler went away mid-call
         _connection.clear()
         return t("train.refused.engine", reason=" ".join(str(err).split()) or type(err).__name__)
-    return EngineRun(plan, client, max_snapshots=max_snapshots, expire_after=expire_after)
+    return EngineRun(engine_plan(plan), client, max_snapshots=max_snapshots,
+                     expire_after=expire_after)  # fmt: skip
+
+
+def engine_plan(plan: TrainingPlan) -> TrainingPlan:
+    """`plan` as it goes to the engine: a run planned for this server's CPU because this server
+    has no GPU (the page offers the choice only where torch sees one) runs on whatever the
+    worker has ("auto": its GPU if it has one). A device chosen on a server with a GPU stays."""
+    if getattr(plan, "device", None) != "cpu" or _cuda_here():
+        return plan
+    return replace(plan, device="auto")
+
+
+def _cuda_here() -> bool:
+    import torch  # only on the engine path: the plan's process has loaded it already
+
+    return torch.cuda.is_available()
