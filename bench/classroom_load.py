@@ -26,7 +26,9 @@ and threads cannot be read and are left out). Scenarios, each by flag (default: 
   queued by the server; seconds from the first press to the last result in the class database,
   each run's wall time and what its student saw (queue place, time estimate), the probe's reruns,
   health, peak RSS, and the spread per tokenizer over seeds with each seed's ranking
-  (bench/experiment_scenario.py).
+  (bench/experiment_scenario.py). With ``--engine-workers N`` a Dask scheduler and N workers
+  start here first and the servers send their runs to them (``EXPLORER_ENGINE``); their memory
+  is reported after the run (the server's own figures leave them out).
 
 Each prints a table (latencies p50/p95/max, peak RSS of the server and its children, threads and
 child processes before and after); ``--json PATH`` writes every number. Numbers are only comparable
@@ -39,6 +41,7 @@ within one invocation on a quiet machine: each table carries the load average at
     python bench/classroom_load.py --class --sessions 60
     python bench/classroom_load.py --class --sessions 60 --replicas 2
     python bench/classroom_load.py --experiment --sessions 30
+    python bench/classroom_load.py --experiment --sessions 30 --engine-workers 2
     python bench/classroom_load.py --experiment --sessions 4 --exp-steps 20 --exp-seeds 0,1 \
         --exp-algos char-bpe,wordpiece --exp-vocabs 2000
 """
@@ -47,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -61,6 +65,7 @@ from bench.experiment_scenario import experiment_scenario  # noqa: E402
 from bench.load_scenarios import SCENARIOS, Target  # noqa: E402
 from explorer_core.training.controlled import DEFAULT_SEEDS, DEFAULT_STEPS, parse_seeds  # noqa: E402
 from explorer_core.ui.classroom.board import DEFAULT_ALGOS, DEFAULT_VOCABS, parse_vocabs  # noqa: E402
+from tests.engine import engine_cluster, rss_bytes  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,16 @@ async def run_all(room: Room, chosen: list[str], options: Options) -> dict:
             results[title] = numbers
             _table(title, rows)
     return results
+
+
+def engine_numbers(cluster) -> dict:  # noqa: ANN001 - a tests.engine.Cluster
+    """The engine's processes after the run: how many workers, and their memory (MB)."""
+    pids = [p.pid for p in cluster.processes]
+    workers = cluster.worker_pids()
+    mb = {pid: round(rss_bytes(pid) / 2**20) for pid in [*pids, *workers]}
+    return {"address": cluster.address, "workers": len(workers),
+            "scheduler_mb": mb[pids[0]], "nannies_mb": [mb[p] for p in pids[1:]],
+            "workers_mb_after": [mb[p] for p in workers]}  # fmt: skip
 
 
 def _db_kind(url: str) -> str:
@@ -168,6 +183,13 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="extra `streamlit run` option, e.g. --runner.postScriptGC=false",
     )
+    parser.add_argument(
+        "--engine-workers",
+        type=int,
+        default=0,
+        help="start a Dask scheduler and N one-thread workers here; the servers send their "
+        "training runs to them (EXPLORER_ENGINE)",
+    )
     parser.add_argument("--json", type=Path, help="write all numbers to this file")
     parser.add_argument("--logs", type=Path, help="write each server's output to this folder")
     args = parser.parse_args(argv)
@@ -191,14 +213,22 @@ def main(argv: list[str] | None = None) -> int:
         tuple(args.exp_algos),
         tuple(args.exp_vocabs),
     )
-    if args.url:
-        db = args.class_db or os.environ.get("EXPLORER_CLASS_DB", "")
-        room = Room((Target(args.url.rstrip("/"), None),), db)
-        results = asyncio.run(run_all(room, chosen, options))
-    else:
-        ports = [args.port + i for i in range(max(1, args.replicas))]
-        with start_room(ports, *args.server_option, logs=args.logs) as room:
+    with contextlib.ExitStack() as stack:
+        cluster = None
+        if args.engine_workers:  # before the servers start: they take EXPLORER_ENGINE from here
+            cluster = stack.enter_context(engine_cluster(workers=args.engine_workers))
+            os.environ["EXPLORER_ENGINE"] = cluster.address
+        if args.url:
+            db = args.class_db or os.environ.get("EXPLORER_CLASS_DB", "")
+            room = Room((Target(args.url.rstrip("/"), None),), db)
             results = asyncio.run(run_all(room, chosen, options))
+        else:
+            ports = [args.port + i for i in range(max(1, args.replicas))]
+            with start_room(ports, *args.server_option, logs=args.logs) as room:
+                results = asyncio.run(run_all(room, chosen, options))
+        if cluster is not None:
+            results["engine"] = engine_numbers(cluster)
+            _table("engine", [(k, v) for k, v in results["engine"].items()])
     if args.json:
         args.json.write_text(json.dumps({"options": vars(options), **results}, indent=2))
     return 0
