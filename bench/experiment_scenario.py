@@ -227,11 +227,50 @@ def stable(by_seed: dict[int, list[str]]) -> bool | None:
     return len({tuple(x for x in labels if x in common) for labels in by_seed.values()}) == 1
 
 
+def wins(by_seed: dict[int, list[str]]) -> list[tuple[str, str, int, int]]:
+    """(a, b, seeds where a ranked above b, seeds that ranked both) for each pair, the pair's
+    winner first: a sign test per pair, the fairer question when two tokenizers are close.
+
+    >>> wins({0: ["a", "b", "c"], 1: ["b", "a", "c"], 2: ["a", "c"]})
+    [('a', 'b', 1, 2), ('a', 'c', 3, 3), ('b', 'c', 2, 2)]
+    """
+    labels = sorted({label for order in by_seed.values() for label in order})
+    out = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            both = [o for o in by_seed.values() if a in o and b in o]
+            a_first = sum(o.index(a) < o.index(b) for o in both)
+            first, second = (a, b) if 2 * a_first >= len(both) else (b, a)
+            out.append((first, second, max(a_first, len(both) - a_first), len(both)))
+    return out
+
+
+def halves(results: Sequence[ExperimentResult], split: str = "test") -> dict:
+    """lang -> the tokenizers by mean Spearman over the first half of the seeds and over the
+    second half: does the class's answer depend on which seeds it drew?"""
+    seeds = sorted({r.seed for r in results})
+    cut = len(seeds) // 2
+    out: dict[str, list[list[str]]] = {}
+    for part in (seeds[:cut], seeds[cut:]):
+        scores: dict[str, dict[str, list[float]]] = {}
+        for r in results:
+            for lang, rho in getattr(r, f"{split}_spearman").items():
+                if r.seed in part and rho is not None:
+                    label = tokenizer_label(r.algorithm, r.vocab_size)
+                    scores.setdefault(lang, {}).setdefault(label, []).append(rho)
+        for lang, by in scores.items():
+            order = sorted(by, key=lambda label: -sum(by[label]) / len(by[label]))
+            out.setdefault(lang, []).append(order)
+    return out
+
+
 def ranking_numbers(results: list[ExperimentResult]) -> dict:
     frame = spread_frame(results)
     ranks = rankings(results)
     return {"spread": frame.to_dict(orient="records"), "ranking_by_seed": ranks,
-            "ranking_stable": {lang: stable(by) for lang, by in ranks.items()}}  # fmt: skip
+            "ranking_stable": {lang: stable(by) for lang, by in ranks.items()},
+            "wins": {lang: wins(by) for lang, by in ranks.items()},
+            "halves": halves(results)}  # fmt: skip
 
 
 def _s(value: float | None) -> str:
@@ -300,6 +339,12 @@ def experiment_rows(numbers: dict, options, procs: tuple) -> list[tuple[str, str
         verdict = {True: "yes", False: "no", None: "n/a (needs 2 seeds × 2 tokenizers)"}
         rows.append((f"  same order for every seed ({lang})",
                      verdict[numbers["ranking_stable"][lang]]))  # fmt: skip
+        rows += [(f"  {a} above {b}", f"in {k} of {n} seeds")
+                 for a, b, k, n in numbers["wins"][lang]]  # fmt: skip
+        first, *second = numbers["halves"].get(lang, [[]])
+        if second:
+            rows.append((f"  by mean, first / second half of the seeds ({lang})",
+                         f"{' > '.join(first)}  /  {' > '.join(second[0])}"))  # fmt: skip
     return rows
 
 

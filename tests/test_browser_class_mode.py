@@ -132,7 +132,7 @@ def test_a_lesson_with_a_teacher_and_three_students(app_url):
         # the class experiment: a student's run lands on the leaderboard
         teacher.open("", f"class={code}&teacher={secret}", wait_text="Your class")
         sidebar = teacher.page.locator('[data-testid="stSidebar"]')
-        sidebar.get_by_role("textbox", name=re.compile("Vocabulary sizes")).fill("300")  # raised
+        sidebar.get_by_role("textbox", name=re.compile("Vocabulary sizes")).fill("300")  # small
         sidebar.get_by_role("textbox", name=re.compile("Vocabulary sizes")).press("Enter")
         # a controlled experiment: every run trains 20 steps with seed 0, whatever its student set
         steps = sidebar.get_by_role("spinbutton", name=re.compile("Training steps per run"))
