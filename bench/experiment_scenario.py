@@ -44,7 +44,7 @@ from bench.load_scenarios import (
 )
 from bench.server_watch import Watcher
 from bench.st_client import Session
-from explorer_core.analysis.experiment import ExperimentResult
+from explorer_core.analysis.experiment import ExperimentResult, head_to_head
 from explorer_core.classroom import ClassStore
 from explorer_core.training.admission import max_runs_setting
 from explorer_core.training.controlled import ExperimentSettings
@@ -227,24 +227,6 @@ def stable(by_seed: dict[int, list[str]]) -> bool | None:
     return len({tuple(x for x in labels if x in common) for labels in by_seed.values()}) == 1
 
 
-def wins(by_seed: dict[int, list[str]]) -> list[tuple[str, str, int, int]]:
-    """(a, b, seeds where a ranked above b, seeds that ranked both) for each pair, the pair's
-    winner first: a sign test per pair, the fairer question when two tokenizers are close.
-
-    >>> wins({0: ["a", "b", "c"], 1: ["b", "a", "c"], 2: ["a", "c"]})
-    [('a', 'b', 1, 2), ('a', 'c', 3, 3), ('b', 'c', 2, 2)]
-    """
-    labels = sorted({label for order in by_seed.values() for label in order})
-    out = []
-    for i, a in enumerate(labels):
-        for b in labels[i + 1 :]:
-            both = [o for o in by_seed.values() if a in o and b in o]
-            a_first = sum(o.index(a) < o.index(b) for o in both)
-            first, second = (a, b) if 2 * a_first >= len(both) else (b, a)
-            out.append((first, second, max(a_first, len(both) - a_first), len(both)))
-    return out
-
-
 def halves(results: Sequence[ExperimentResult], split: str = "test") -> dict:
     """lang -> the tokenizers by mean Spearman over the first half of the seeds and over the
     second half: does the class's answer depend on which seeds it drew?"""
@@ -269,7 +251,8 @@ def ranking_numbers(results: list[ExperimentResult]) -> dict:
     ranks = rankings(results)
     return {"spread": frame.to_dict(orient="records"), "ranking_by_seed": ranks,
             "ranking_stable": {lang: stable(by) for lang, by in ranks.items()},
-            "wins": {lang: wins(by) for lang, by in ranks.items()},
+            "wins": [(h.lang, tokenizer_label(*h.first), tokenizer_label(*h.second), h.wins,
+                      h.seeds) for h in head_to_head(results)],
             "halves": halves(results)}  # fmt: skip
 
 
@@ -340,7 +323,7 @@ def experiment_rows(numbers: dict, options, procs: tuple) -> list[tuple[str, str
         rows.append((f"  same order for every seed ({lang})",
                      verdict[numbers["ranking_stable"][lang]]))  # fmt: skip
         rows += [(f"  {a} above {b}", f"in {k} of {n} seeds")
-                 for a, b, k, n in numbers["wins"][lang]]  # fmt: skip
+                 for where, a, b, k, n in numbers["wins"] if where == lang]  # fmt: skip
         first, *second = numbers["halves"].get(lang, [[]])
         if second:
             rows.append((f"  by mean, first / second half of the seeds ({lang})",

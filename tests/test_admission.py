@@ -75,6 +75,23 @@ def test_the_start_estimate_fills_the_first_free_slot_with_each_request_ahead():
     assert adm.start_estimate("c") is None
 
 
+def test_completed_runs_set_their_kinds_length_and_stopped_ones_do_not():
+    adm, _ = gate(max_runs=1)
+    first = FakeJob("tiny", so_far=50.0, left=70.0)  # an early, pessimistic estimate: 120 s
+    adm.submit("a", first, 1)
+    waiting = {n: FakeJob("tiny") for n in "bcd"}
+    for name, job in waiting.items():
+        adm.submit(name, job, 1)
+    assert adm.start_estimate("c") == 70.0 + 120.0
+    first.running, first.completed = False, True  # it took 50 s in the end
+    waiting["b"].so_far = 2.0  # b starts and cannot tell its time left yet: 50 - 2 s
+    assert adm.place("b") == 0 and adm.start_estimate("c") == 48.0
+    assert adm.start_estimate("d") == 48.0 + 50.0
+    waiting["b"].running, waiting["b"].so_far = False, 1.0  # b is stopped: not a length
+    waiting["c"].so_far = 10.0
+    assert adm.place("c") == 0 and adm.start_estimate("d") == 40.0
+
+
 def test_the_start_estimate_counts_only_the_runs_training_when_memory_holds_the_queue():
     adm, _ = gate(max_runs=5, budget=100)
     adm.submit("a", FakeJob("tiny", so_far=4.0, left=6.0), 60)

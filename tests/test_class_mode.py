@@ -210,9 +210,19 @@ def test_the_experiment_assigns_tokenizers_and_fills_the_leaderboard(class_db):
     ann.switch_page("lessons/train_model.py").run()
     assert not ann.exception, [e.message for e in ann.exception]
     assert ann.session_state["train.algo"] == "char-bpe"
-    # 300 cannot hold the characters of the page's text: raised to the smallest size that can
-    assert ann.session_state["train.vocab_size"] % 100 == 0
-    assert 1_000 < ann.session_state["train.vocab_size"] < 3_000
+    # 300 cannot hold the characters of the training sentences (what the experiment trains its
+    # tokenizer on, as `experiment tokenizers`): raised to the smallest hundred that can
+    from explorer_core.inputs.datasets import builtin_sts_pairs, split_pairs
+    from explorer_core.tokenization.base import VocabTooSmall
+    from explorer_core.training.experiment import train_tokenizer
+
+    size = ann.session_state["train.vocab_size"]
+    sentences = [s for p in split_pairs(builtin_sts_pairs())["train"]
+                 for s in (p.sentence1, p.sentence2)]  # fmt: skip
+    assert size % 100 == 0 and size > 300
+    train_tokenizer("char-bpe", size, sentences)
+    with pytest.raises(VocabTooSmall):
+        train_tokenizer("char-bpe", size - 100, sentences)
     assert "Assigned by the class experiment: char-bpe" in everything_said(ann)
     assert "the smallest that works" in everything_said(ann)
     bea = open_app({"class": seat.code, "name": "Bea"})
@@ -228,6 +238,15 @@ def test_the_experiment_assigns_tokenizers_and_fills_the_leaderboard(class_db):
     board = next(d.value for d in teacher.dataframe if "nickname" in d.value.columns)
     assert board.iloc[0]["nickname"] == "Ann" and board.iloc[0]["test en"] == pytest.approx(0.58)
     assert board.iloc[0]["seed"] == 0 and board.iloc[0]["steps"] == 40
+    assert not any("in seeds" in d.value.columns for d in teacher.dataframe)  # one tokenizer
+
+    class_db.post_result(seat.code, bea.session_state["class.seat"].token,
+                         row | {"algorithm": "wordpiece", "test_spearman_en": 0.5,
+                                "test_spearman_zh": None})  # fmt: skip
+    teacher.run()
+    pairs = next(d.value for d in teacher.dataframe if "in seeds" in d.value.columns)
+    assert pairs.values.tolist() == [["en", "char-bpe 300", "wordpiece 300", "1 of 1"]]
+    assert "Head to head, seed by seed" in everything_said(teacher)
 
 
 def test_a_controlled_experiment_trains_the_teachers_settings_not_the_students(class_db):
@@ -270,6 +289,11 @@ def test_a_controlled_experiment_trains_the_teachers_settings_not_the_students(c
     plan = state["train.run"].plan
     assert (plan.pretrain, plan.finetune.steps, plan.finetune.time_budget, plan.seed) == (
         None, 6, None, 4)  # fmt: skip
+    # the tokenizer of `experiment tokenizers`: trained on the training pairs' sentences alone
+    from explorer_core.training.experiment import train_tokenizer
+
+    sentences = [s for p in plan.train_pairs for s in (p.sentence1, p.sentence2)]
+    assert plan.tokenizer.vocab == train_tokenizer("byte-bpe", 300, sentences).vocab
     wait_for_end(ann)
     assert not ann.exception, [e.message for e in ann.exception]
     [posted] = class_db.results(seat.code)

@@ -42,6 +42,14 @@ def test_two_tokenizers_one_seed(table, tmp_path, capsys):
     assert any(line.startswith("lexical (TF-IDF)") for line in lines)
     assert any(line.startswith("word 300") and "±" in line for line in lines)
     assert "[1/2] byte-bpe 300 seed 0" in captured.err and "[2/2] word 300" in captured.err
+    # head to head: one seed trained both, per language; the printed line says the same
+    heads = {h["lang"]: h for h in report["head_to_head"]}
+    assert set(heads) == {"en", "zh"} and all(h["seeds"] == 1 for h in heads.values())
+    scores = {r["algorithm"]: r["test_spearman_en"] for r in runs}
+    winner = max(scores, key=scores.get)
+    assert heads["en"]["first"][0] == winner
+    assert heads["en"]["wins"] == (len(set(scores.values())) == 2)  # a tie wins nothing
+    assert any(line.split()[:2] == ["en", winner] and line.endswith("of 1") for line in lines)
     # the same runs in two worker processes: the same numbers, in the same order
     assert cli(experiment(table, tmp_path / "pool.json", "2")) == 0
     pool = json.loads((tmp_path / "pool.json").read_text(encoding="utf-8"))["runs"]

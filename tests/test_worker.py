@@ -62,6 +62,7 @@ def test_a_runs_kind_leaves_out_the_seed_and_changes_with_the_steps(plan_parts):
     longer = make_plan(plan_parts, fine_steps=6)
     assert TrainingRun(plan).kind == TrainingRun(other_seed).kind != TrainingRun(longer).kind
     assert TrainingRun(plan).seconds_left() is None  # not started: no estimate of its own
+    assert not TrainingRun(plan).completed
 
 
 def test_a_run_in_a_process_gives_the_same_losses_snapshots_and_model_as_in_place(plan_parts):
@@ -71,6 +72,7 @@ def test_a_run_in_a_process_gives_the_same_losses_snapshots_and_model_as_in_plac
     assert run.start()
     assert run.join(timeout=180), run.status()
     assert run.status().state == "finished", run.status().error
+    assert run.completed and run.seconds_so_far() > 0  # a length the queue's estimate can use
     records = run.records()
     losses = [r.loss for r in records if isinstance(r, TrainStep)]
     expected = [s.loss for phase in ("pretrain", "finetune") for s in here.log[phase].steps]
@@ -190,6 +192,7 @@ def test_a_paused_run_waits_without_counting_time_and_goes_on_when_resumed(plan_
     run.pause()
     run.stop()  # a stop wakes a paused run: it ends after its step, keeping its model
     assert run.join(timeout=120) and run.status().state == "stopped"
+    assert not run.completed  # a stopped run's seconds say nothing of its kind's length
     assert run.result() is not None
 
 

@@ -248,9 +248,59 @@ def summarise(results: Sequence[ExperimentResult]) -> list[ExperimentSummary]:
                                       s.lang))  # fmt: skip
 
 
+@dataclass(frozen=True)
+class HeadToHead:
+    """Two tokenizers on one split and language, over the seeds that trained both: in how many
+    of those seeds the first scored higher. A sign test: when it wins with (almost) every seed,
+    the seed did not decide it; when it wins with about half, the two are a coin toss here."""
+
+    lang: str
+    first: tuple[str, int]  # (algorithm, vocab size): the one that won more seeds
+    second: tuple[str, int]
+    wins: int  # seeds where `first` scored higher
+    seeds: int  # seeds that trained both
+
+
+def head_to_head(results: Sequence[ExperimentResult], split: str = "test") -> list[HeadToHead]:
+    """Every pair of tokenizers, per language, compared seed by seed on `split` (a seed run
+    twice counts once, with its mean). Order: language, then the pairs as the tokenizers first
+    appear; ties count for neither, and the first to appear leads a tied pair.
+
+    >>> runs = [ExperimentResult("", algo, 1000, "tiny", 9, 1.0, seed, {}, {"en": rho}, {})
+    ...         for algo, seed, rho in (("wordpiece", 0, 0.6), ("word", 0, 0.3),
+    ...                                 ("wordpiece", 1, 0.5), ("word", 1, 0.55), ("word", 2, 0.4))]
+    >>> h = head_to_head(runs)[0]
+    >>> (h.lang, h.first, h.second, h.wins, h.seeds)
+    ('en', ('wordpiece', 1000), ('word', 1000), 1, 2)
+    """
+    scores: dict[str, dict[tuple[str, int], dict[int, list[float]]]] = {}
+    for r in results:
+        for lang, rho in getattr(r, f"{split}_spearman").items():
+            if rho is not None:
+                by_seed = scores.setdefault(lang, {}).setdefault((r.algorithm, r.vocab_size), {})
+                by_seed.setdefault(r.seed, []).append(rho)
+    out = []
+    for lang in sorted(scores):
+        means = {key: {seed: statistics.fmean(v) for seed, v in by.items()}
+                 for key, by in scores[lang].items()}  # fmt: skip
+        keys = list(means)
+        for i, a in enumerate(keys):
+            for b in keys[i + 1 :]:
+                shared = sorted(set(means[a]) & set(means[b]))
+                if not shared:
+                    continue
+                a_wins = sum(means[a][s] > means[b][s] for s in shared)
+                b_wins = sum(means[b][s] > means[a][s] for s in shared)
+                first, second, wins = (a, b, a_wins) if a_wins >= b_wins else (b, a, b_wins)
+                out.append(HeadToHead(lang, first, second, wins, len(shared)))
+    return out
+
+
 __all__ = [
     "ExperimentResult",
     "ExperimentSummary",
+    "HeadToHead",
+    "head_to_head",
     "reference_scores",
     "measure",
     "result_from_checkpoint",

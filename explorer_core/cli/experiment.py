@@ -110,7 +110,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from explorer_core.analysis.experiment import reference_scores, summarise
+    from explorer_core.analysis.experiment import head_to_head, reference_scores, summarise
     from explorer_core.training.experiment import check_grid
     from explorer_core.training.jobs import read_splits
 
@@ -142,10 +142,12 @@ def run(args: argparse.Namespace) -> int:
             if client is not None:
                 client.close()
     summary = summarise(results)
+    pairs = head_to_head(results)
     references = reference_scores(parts, [_minilm()] if args.minilm else [])
     report = {
         "runs": [r.to_row() for r in results], "summary": [asdict(s) for s in summary],
-        "references": references, "settings": _settings(args, parts),
+        "head_to_head": [asdict(h) for h in pairs], "references": references,
+        "settings": _settings(args, parts),
     }  # fmt: skip
     if args.csv:
         from explorer_core.viz.experiment import results_frame
@@ -157,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
             print(text)
             return 0
         Path(args.json).write_text(text + "\n", encoding="utf-8")
-    print_tables(results, summary, references)
+    print_tables(results, summary, references, pairs)
     return 0
 
 
@@ -295,8 +297,11 @@ def _cell(value: float | None, sd: float | None = None) -> str:
     return f"{value:.3f}" + (f" ± {sd:.3f}" if sd is not None else "")
 
 
-def print_tables(results: Sequence, summary: Sequence, references: dict) -> None:
-    """The runs, then mean ± sd per tokenizer and language, then the reference rows."""
+def print_tables(
+    results: Sequence, summary: Sequence, references: dict, pairs: Sequence = ()
+) -> None:
+    """The runs, then mean ± sd per tokenizer and language, then the reference rows, then each
+    pair of tokenizers seed by seed (`analysis.experiment.HeadToHead`)."""
     langs = sorted({lang for r in results for lang in (*r.test_spearman, *r.dev_spearman)})
     cols = [(split, lang) for split in ("test", "dev") for lang in langs]
     head = "".join(f"{split + ' ' + lang:>10}" for split, lang in cols)
@@ -323,3 +328,8 @@ def print_tables(results: Sequence, summary: Sequence, references: dict) -> None
         cells = [references.get(split, {}).get(key, {}).get(lang) for split, lang in cols]
         if any(v is not None for v in cells):
             print(f"{name:<18}{'-':>5}" + "".join(f"{_cell(v):>17}" for v in cells))
+    if pairs:
+        print("\nHead to head, test Spearman seed by seed (seeds where the first scored higher)")
+    for h in pairs:
+        first, second = (f"{algo} {size}" for algo, size in (h.first, h.second))
+        print(f"  {h.lang:<4}{first:<18} > {second:<18}{h.wins:>3} of {h.seeds}")

@@ -50,6 +50,7 @@ Thread-safe: every public method holds one lock (Streamlit runs each session in 
 
 from __future__ import annotations
 
+import collections
 import heapq
 import os
 import statistics
@@ -63,6 +64,7 @@ from explorer_core.runtime import meminfo_bytes, whole_number_setting
 
 DEFAULT_EXPIRE_AFTER = 20.0  # seconds without a poll after which a session counts as gone
 BUDGET_SHARE = 0.5  # of the machine's memory, when EXPLORER_TRAIN_MEMORY_MB is not set
+LENGTHS_KEPT = 8  # completed runs per kind whose seconds the queue's start estimate averages
 
 
 class Job(Protocol):
@@ -81,6 +83,9 @@ class Timed(Job, Protocol):
     start estimate needs. Jobs of one `kind` take about as long as each other."""
 
     kind: Hashable
+
+    @property
+    def completed(self) -> bool: ...  # ended after all its steps (not stopped, not failed)
 
     def seconds_so_far(self) -> float: ...
 
@@ -143,6 +148,8 @@ class Admission:
         self._clock = clock
         self._lock = threading.Lock()
         self._entries: list[_Entry] = []  # in arrival order; `_queue()` orders the waiting ones
+        # seconds of the last runs of each kind that completed: what the next one should take
+        self._lengths: dict[Hashable, collections.deque[float]] = {}
 
     @classmethod
     def from_env(cls) -> Admission:
@@ -200,9 +207,11 @@ class Admission:
         """Seconds until the session's waiting run should start; None when it does not wait, or
         when a run it waits for cannot tell its length yet.
 
-        Each run training ends after its own estimate (`seconds_left`). Each request ahead then
-        takes as long as the runs of its kind that are training (their seconds so far plus
-        their estimate, on average) in the first slot to come free, first come, first served.
+        Each run training ends after its own estimate (`seconds_left`; before it has one, after
+        the length of its kind less its seconds so far). Each request ahead then takes the
+        length of its kind in the first slot to come free, first come, first served. A kind's
+        length is the mean of its last LENGTHS_KEPT completed runs on this server; before any
+        completed, the runs of that kind training (their seconds so far plus their estimate).
         Memory is left out: when the budget, not the slots, holds the queue, only the slots of
         the runs training count. A job that is not `Timed` gives None.
 
@@ -213,6 +222,10 @@ class Admission:
         [0, 0, 1, 2, 3]
         >>> gate.start_estimate("c"), gate.start_estimate("d"), gate.start_estimate("e")
         (30.0, 30.0, 70.0)
+        >>> jobs[0].completed, jobs[0].running = True, False   # a's run took 10 + 30 = 40 s...
+        >>> jobs[2].so_far, jobs[2].left = 5.0, 20.0          # ...c started in its slot
+        >>> gate.start_estimate("d"), gate.start_estimate("e")  # b ends in 30, c in 20 s
+        (20.0, 30.0)
         """
         with self._lock:
             self._sweep()
@@ -221,21 +234,26 @@ class Admission:
             running = [e for e in self._entries if e.started]
             if ahead is None or not running:
                 return None
+            lengths = {kind: list(done) for kind, done in self._lengths.items()}
+            projected: dict[Hashable, list[float]] = {}
             ends: list[float] = []
-            lengths: dict[Hashable, list[float]] = {}
             for entry in running:
+                kind = getattr(entry.job, "kind", None)
+                so_far = _timed(entry.job, "seconds_so_far") or 0.0
                 left = _timed(entry.job, "seconds_left")
+                if left is None and kind in lengths:
+                    left = max(statistics.fmean(lengths[kind]) - so_far, 0.0)
                 if left is None:
                     return None
                 ends.append(left)
-                so_far = _timed(entry.job, "seconds_so_far") or 0.0
-                lengths.setdefault(getattr(entry.job, "kind", None), []).append(so_far + left)
+                projected.setdefault(kind, []).append(so_far + left)
             heapq.heapify(ends)
             for entry in ahead:
                 kind = getattr(entry.job, "kind", None)
-                if kind is None or kind not in lengths:
+                length = lengths.get(kind) or projected.get(kind)
+                if kind is None or not length:
                     return None
-                heapq.heappush(ends, heapq.heappop(ends) + statistics.fmean(lengths[kind]))
+                heapq.heappush(ends, heapq.heappop(ends) + statistics.fmean(length))
             return ends[0]
 
     def counts(self) -> tuple[int, int, int]:
@@ -271,6 +289,11 @@ class Admission:
                 return e.job.running
             return e.background or now - e.touched <= self.expire_after
 
+        for entry in self._entries:
+            if entry.started and not entry.job.running and getattr(entry.job, "completed", False):
+                kind = getattr(entry.job, "kind", None)
+                done = self._lengths.setdefault(kind, collections.deque(maxlen=LENGTHS_KEPT))
+                done.append(_timed(entry.job, "seconds_so_far") or 0.0)
         self._entries = [e for e in self._entries if keep(e)]
         self._admit()
 
@@ -334,14 +357,14 @@ class FakeClock:
 class FakeJob:
     """A job for tests and examples: `running` is set by start() and may be set by hand;
     `paused` by pause() and resume(). With a `kind` it is `Timed`: once started it has trained
-    `so_far` seconds and says `left` more (both may be set by hand)."""
+    `so_far` seconds and says `left` more (both may be set by hand, and `completed` too)."""
 
     def __init__(self, kind: Hashable = None, so_far: float = 0.0, left: float | None = None):
         self.running, self.started, self.stopped, self.paused = False, 0, False, False
-        self.kind, self.so_far, self.left = kind, so_far, left
+        self.kind, self.so_far, self.left, self.completed = kind, so_far, left, False
 
     def seconds_so_far(self) -> float:
-        return self.so_far if self.running else 0.0
+        return self.so_far if self.running or self.completed else 0.0
 
     def seconds_left(self) -> float | None:
         return self.left if self.running else None

@@ -385,6 +385,12 @@ class TrainingRun:
                 tuple((name, c.steps, c.time_budget, c.batch_size, c.max_length)
                       for name, c in self.plan.phases))  # fmt: skip
 
+    @property
+    def completed(self) -> bool:
+        """True once the run ended after all its steps (not stopped, not failed)."""
+        with self._lock:
+            return self._state == "finished"
+
     def seconds_so_far(self) -> float:
         """Seconds trained so far, pauses left out (0 before the start)."""
         with self._lock:

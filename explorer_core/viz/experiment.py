@@ -12,7 +12,12 @@ from dataclasses import asdict
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer_core.analysis.experiment import ExperimentResult, ExperimentSummary, summarise
+from explorer_core.analysis.experiment import (
+    ExperimentResult,
+    ExperimentSummary,
+    head_to_head,
+    summarise,
+)
 from explorer_core.viz.common import CATEGORICAL, style
 
 LANG_OFFSET = 0.2  # languages side by side within a tokenizer's slot on the x axis
@@ -79,6 +84,25 @@ def spread_frame(results: Sequence[ExperimentResult], split: str = "test") -> pd
         for s in summarise(results) if s.split == split
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=["tokenizer", "lang", "mean_sd", "n", "min", "max", "seeds"])
+
+
+def head_to_head_frame(
+    results: Sequence[ExperimentResult], split: str = "test", of: str = "{wins} / {seeds}"
+) -> pd.DataFrame:
+    """Each pair of tokenizers per language, the one that scored higher with more seeds first,
+    and in how many of the seeds that trained both (`of` formats it; the page translates it).
+
+    >>> r = [ExperimentResult("", a, 9, "tiny", 5, 1.0, s, {}, {"en": x}, {})
+    ...      for a, s, x in (("word", 0, 0.2), ("bpe", 0, 0.4), ("word", 1, 0.1), ("bpe", 1, 0.3))]
+    >>> head_to_head_frame(r).values.tolist()
+    [['en', 'bpe 9', 'word 9', '2 / 2']]
+    """
+    rows = [
+        {"lang": h.lang, "higher": tokenizer_label(*h.first), "lower": tokenizer_label(*h.second),
+         "seeds": of.format(wins=h.wins, seeds=h.seeds)}
+        for h in head_to_head(results, split)
+    ]  # fmt: skip
+    return pd.DataFrame(rows, columns=["lang", "higher", "lower", "seeds"])
 
 
 def _runs_trace(

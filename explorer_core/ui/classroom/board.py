@@ -36,14 +36,14 @@ from explorer_core.ui.i18n import t
 
 ALGOS_KEY, VOCABS_KEY = "class.t.exp.algos", "class.t.exp.vocabs"
 PRESET_KEY, STEPS_KEY, SEEDS_KEY = "class.t.exp.preset", "class.t.exp.steps", "class.t.exp.seeds"
-# The default experiment, chosen by measurement (bench/classroom_load.py --experiment, and the
-# grid of `experiment tokenizers --vocab-sizes 1000 --seeds 0,1,2,3,4`): at 1,000 tokens a
-# word-level vocabulary cannot spell 40% of the English test tokens, and a character-level one
-# (WordPiece here) not every Chinese character (17% [UNK]; the built-in data has ~1,450), while
-# byte-level BPE spells everything from bytes. Those are differences seeds do not undo: English
-# test Spearman ranks wordpiece > byte-bpe > word for every seed tried. Sizes 2,000 and 4,000
-# with char-bpe, byte-bpe and wordpiece (the default before) gave orders that changed with the
-# seed. One size, three tokenizers: a class of 30 trains each tokenizer with 10 seeds.
+# The default experiment, chosen by measurement (`experiment tokenizers --vocab-sizes 1000
+# --seeds 0,1,2,3,4`, the recipe the Train page trains in a class experiment): at 1,000 tokens a
+# word-level vocabulary cannot spell 40% of the English test tokens, and WordPiece, whose
+# alphabet is the training sentences' characters, not the Chinese test characters that never
+# occur in them (17% [UNK]), while byte-level BPE spells everything from bytes. Differences the
+# seed does not undo: English test Spearman ranked wordpiece > byte-bpe > word with each of the 5
+# seeds. Sizes 2,000 and 4,000 with char-bpe, byte-bpe and wordpiece (the default before) gave
+# orders that changed with the seed. One size, three tokenizers: 30 students give 10 seeds each.
 DEFAULT_ALGOS = ("byte-bpe", "wordpiece", "word")
 DEFAULT_VOCABS = "1000"
 VOCAB_RANGE = (100, 30_000)  # the Train page's own tokenizer sizes (ui/training/panels.py)
@@ -61,6 +61,10 @@ SPREAD_COLUMNS = {  # spread-over-seeds column (viz.experiment.spread_frame) -> 
     "tokenizer": "class.col.tokenizer", "lang": "class.col.lang", "mean_sd": "class.col.mean_sd",
     "n": "class.col.runs", "min": "class.col.min", "max": "class.col.max",
     "seeds": "class.col.seeds",
+}  # fmt: skip
+HEAD_COLUMNS = {  # head-to-head column (viz.experiment.head_to_head_frame) -> its header's key
+    "lang": "class.col.lang", "higher": "class.col.higher", "lower": "class.col.lower",
+    "seeds": "class.col.won",
 }  # fmt: skip
 
 
@@ -209,8 +213,9 @@ def leaderboard(rows: Sequence[dict], wide: bool) -> None:
 
 
 def spread_table(results: Sequence) -> None:  # ExperimentResult
-    """Test Spearman per tokenizer and language over its runs: mean ± sd, n, min, max, seeds."""
-    from explorer_core.viz.experiment import spread_frame
+    """Test Spearman per tokenizer and language over its runs: mean ± sd, n, min, max, seeds;
+    then each pair of tokenizers seed by seed (how often the one ahead scored higher)."""
+    from explorer_core.viz.experiment import head_to_head_frame, spread_frame
 
     frame = spread_frame(results)
     if frame.empty:
@@ -218,6 +223,13 @@ def spread_table(results: Sequence) -> None:  # ExperimentResult
     st.markdown(f"**{t('class.exp.summary')}**")
     st.dataframe(frame.rename(columns={c: t(k) for c, k in SPREAD_COLUMNS.items()}),
                  hide_index=True, height=min(300, 35 * len(frame) + 38))  # fmt: skip
+    pairs = head_to_head_frame(results, of=t("class.exp.won"))
+    if pairs.empty:  # one tokenizer, or no seed shared yet
+        return
+    st.markdown(f"**{t('class.exp.head_to_head')}**")
+    st.dataframe(pairs.rename(columns={c: t(k) for c, k in HEAD_COLUMNS.items()}),
+                 hide_index=True, height=min(300, 35 * len(pairs) + 38))  # fmt: skip
+    st.caption(t("class.exp.head_to_head.caption"))
 
 
 def _escaped(result):  # noqa: ANN001, ANN202 - an ExperimentResult

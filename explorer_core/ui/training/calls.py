@@ -77,6 +77,15 @@ def trained_tokenizer(algo: str, vocab_size: int, text: str) -> Tokenizer:
     return tokenizer
 
 
+@st.cache_resource(max_entries=4, show_spinner=False)
+def experiment_tokenizer(algo: str, vocab_size: int, text: str) -> Tokenizer:
+    """A class experiment's tokenizer: `training.experiment.train_tokenizer`, the recipe of
+    `experiment tokenizers` (char-BPE lowercased, as `train sts`), shared read-only."""
+    from explorer_core.training.experiment import train_tokenizer
+
+    return train_tokenizer(algo, vocab_size, text.split("\n"))
+
+
 @st.cache_resource(max_entries=2, show_spinner=False)
 def vocab_tokenizer(data: bytes, lowercase: bool, name: str = "vocab.txt") -> Tokenizer:
     """A WordPiece tokenizer from the bytes of an uploaded BERT `vocab.txt`."""

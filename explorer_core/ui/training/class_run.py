@@ -7,6 +7,7 @@ Outside a class nothing here loads class mode (`classroom.gate`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import streamlit as st
@@ -77,6 +78,14 @@ def fix_settings(running: bool) -> Assignment | None:
     return fixed
 
 
+def tokenizer_text(fixed: Assignment | None, sentences: list[str]) -> str | None:
+    """What the page's tokenizer trains on in a controlled experiment: the training pairs'
+    sentences alone, as `experiment tokenizers` trains it (`calls.experiment_tokenizer`). The
+    page otherwise adds the Tokenizer Lab's corpus: the class's runs would then differ from the
+    teacher's grid of the night before. None outside one."""
+    return "\n".join(sentences) if fixed is not None else None
+
+
 def controlled_plan(
     given: Assignment, tokenizer: Tokenizer, parts: dict[str, list[SentencePair]]
 ) -> tuple[TrainingPlan, int] | None:
@@ -105,7 +114,8 @@ def apply_assignment(running: bool, text: str) -> None:
         return
     size = given.vocab_size
     if size is not None:
-        size = fitting_size(given.algorithm, size, text)
+        trainer = calls.experiment_tokenizer if given.controlled else calls.trained_tokenizer
+        size = fitting_size(given.algorithm, size, text, trainer)
     if not running:
         st.session_state["train.tok"] = "train"
         st.session_state["train.algo"] = given.algorithm
@@ -122,12 +132,15 @@ def apply_assignment(running: bool, text: str) -> None:
     st.session_state[ASSIGNED_KEY] = (given.algorithm, given.vocab_size)
 
 
-def fitting_size(algorithm: str, size: int, text: str) -> int:
-    """`size` inside the page's range, raised to what `algorithm` needs for `text`."""
+def fitting_size(
+    algorithm: str, size: int, text: str, trainer: Callable[[str, int, str], Tokenizer]
+) -> int:
+    """`size` inside the page's range, raised to what `algorithm` needs for `text` when
+    `trainer` trains it (the page's tokenizer panel trains the same one: cached)."""
     low, high = VOCAB_SIZES
     size = min(max(int(size), low), high)
     try:
-        calls.trained_tokenizer(algorithm, size, text)  # the page trains the same one (cached)
+        trainer(algorithm, size, text)
     except VocabTooSmall as err:
         size = min(-(-err.minimum // 100) * 100, high)
     except ValueError:

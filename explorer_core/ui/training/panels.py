@@ -7,7 +7,7 @@ Each panel reads its own widgets (keys "train.*") and draws; the maths lives in 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -46,12 +46,14 @@ VOCAB_SIZES = (100, 30_000)  # the Train page's own tokenizer: smallest, largest
 
 
 def tokenizer_panel(
-    algorithms: Sequence[str], text: str, running: bool, defaults: Mapping[str, Any]
-) -> Tokenizer | None:
+    algorithms: Sequence[str], text: str, running: bool, defaults: Mapping[str, Any],
+    trainer: Callable[[str, int, str], Tokenizer] = ui.trained_tokenizer,
+) -> Tokenizer | None:  # fmt: skip
     """The tokenizer the learner chose, or None (with a message saying what is missing).
 
     Source, algorithm and vocabulary size are kept in the URL (`train.tok`, `train.algo`,
-    `train.vocab_size`); `defaults` are the page's defaults.
+    `train.vocab_size`); `defaults` are the page's defaults. A tokenizer to train is trained
+    on `text` by `trainer` (a class experiment's: `calls.experiment_tokenizer`).
     """
     url_synced("train.tok", TOKENIZER_SOURCES)  # translated labels: kept in the URL as codes
     url_synced("train.algo", tuple(algorithms))
@@ -77,7 +79,7 @@ def tokenizer_panel(
                 disabled=running,
                 **bound("train.vocab_size", defaults, span=VOCAB_SIZES),
             )
-            tokenizer, name = ui.trained_tokenizer(algo, int(size), text), algo
+            tokenizer, name = trainer(algo, int(size), text), algo
         else:
             file = st.file_uploader(t("train.tok.file"), type=["txt"], key="train.vocab_file",
                                     disabled=running)  # fmt: skip
