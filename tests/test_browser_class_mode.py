@@ -184,5 +184,35 @@ def test_screens_on_a_projector_and_a_phone(app_url, lang):
         assert code_px and max(code_px) >= 60, code_px
         teacher.screenshot(f"class-projector-{lang}")
         student.screenshot(f"class-phone-{lang}")
+        # the default experiment's board with two seeds of results: spread and head to head
+        post_results(code, params(teacher)["teacher"])
+        heading = {"en": "Head to head, seed by seed", "zh": "逐个种子两两对比"}[lang]
+        see(teacher, heading, timeout=30_000)
+        teacher.page.get_by_text(heading).first.scroll_into_view_if_needed()
+        teacher.screenshot(f"class-board-{lang}")
         assert teacher.exceptions() == [] and student.exceptions() == []
         assert SHOTS.is_dir()
+
+
+def post_results(code: str, secret: str) -> None:
+    """The teacher form's default experiment, started and filled as six students' runs would:
+    three tokenizers × seeds 0 and 1 (made-up scores), straight into the app's class database."""
+    from explorer_core.classroom import ClassStore
+    from explorer_core.training.controlled import ExperimentSettings
+    from explorer_core.ui.classroom.board import DEFAULT_ALGOS
+
+    store = ClassStore.from_settings()
+    try:
+        store.start_experiment(code, secret, list(DEFAULT_ALGOS), [1000], ExperimentSettings())
+        for i in range(2 * len(DEFAULT_ALGOS)):
+            kid = store.join(code, f"kid{i}")
+            given = store.assignment(code, kid.token)
+            rank = DEFAULT_ALGOS.index(given.algorithm)
+            store.post_result(code, kid.token, {
+                "algorithm": given.algorithm, "vocab_size": 1000, "preset": "tiny",
+                "steps": 200, "seconds": 20.0 + i, "seed": given.seed,
+                "test_spearman_en": 0.6 - 0.1 * rank + 0.01 * given.seed,
+                "test_spearman_zh": 0.55 - 0.05 * rank, "unk_share_en": 0.0,
+                "unk_share_zh": 0.0})  # fmt: skip
+    finally:
+        store.dispose()
