@@ -123,7 +123,7 @@ right.button(
 if just_ended:
     class_run.post_result(st.session_state[ui.PARTS_KEY][1])  # in a class: to the leaderboard
 st.subheader(t("train.run.head"))
-st.fragment(run_every=1.0 if active else None)(progress_panel)(parts, data_key)
+st.fragment(run_every=runs.poll_every(place))(progress_panel)(parts, data_key)
 result_panel(parts, data_key, active)
 comparison_panel(parts, data_key)
 share_link(LINKED, link, DEFAULTS)

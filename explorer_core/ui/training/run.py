@@ -27,6 +27,23 @@ from explorer_core.ui.training.calls import PARTS_KEY, RUN_KEY
 OWNER_KEY = "train.owner"  # this session's name in the server's admission queue
 MAX_SNAPSHOTS = 6  # encoder copies a run keeps for the before/after views
 KEEP_ALIVE_SECONDS = 2.0  # how often other pages poll a run (well inside its expiry)
+# How often the Train page polls its run: every second while it trains (live curves); every 5 s
+# while it waits (well inside the queue's 20 s expiry). Measured with 60 students pressing Train
+# at once on 2 cores (bench/classroom_load.py --experiment --sessions 60): 58 waiting pages polled
+# 58 times a second, and the server stalled (health up to 5 s, another page's rerun 120 s).
+TRAINING_POLL_SECONDS, WAITING_POLL_SECONDS = 1.0, 5.0
+
+
+def poll_every(place: int | None) -> float | None:
+    """Seconds between the Train page's polls of this session's run: `place` as `poll_run`
+    gives it (0 training, k waiting, None neither: no polling).
+
+    >>> poll_every(None), poll_every(0), poll_every(3)
+    (None, 1.0, 5.0)
+    """
+    if place is None:
+        return None
+    return WAITING_POLL_SECONDS if place else TRAINING_POLL_SECONDS
 
 
 @st.cache_resource(show_spinner=False)
