@@ -61,30 +61,32 @@ def test_cancel_leaves_the_queue_and_stops_a_running_job():
 
 def test_the_start_estimate_fills_the_first_free_slot_with_each_request_ahead():
     adm, _ = gate(max_runs=2)
-    a, b = FakeJob("tiny", so_far=10.0, left=5.0), FakeJob("tiny", so_far=2.0, left=23.0)
+    done = FakeJob("tiny")
+    adm.submit("x", done, 1)
+    done.running, done.completed, done.so_far = False, True, 20.0  # a tiny run took 20 s
+    a, b = FakeJob("tiny", so_far=15.0), FakeJob("tiny", so_far=2.0)
     adm.submit("a", a, 1), adm.submit("b", b, 1)
     waiting = {n: FakeJob("tiny") for n in "cdef"}
     for name, job in waiting.items():
         adm.submit(name, job, 1)
-    # a ends in 5 s, b in 23 s; a tiny run lasts (15 + 25) / 2 = 20 s
-    assert [adm.start_estimate(n) for n in "cdef"] == [5.0, 23.0, 25.0, 43.0]
+    # a ends in 20 - 15 = 5 s, b in 18 s; each run ahead then takes 20 s in the first free slot
+    assert [adm.start_estimate(n) for n in "cdef"] == [5.0, 18.0, 25.0, 38.0]
     assert adm.start_estimate("a") is None and adm.start_estimate("nobody") is None
-    waiting["c"].kind = "small"  # nothing of its kind trains: its length is unknown
+    waiting["c"].kind = "small"  # no small run has completed: its length is unknown
     assert adm.start_estimate("c") == 5.0 and adm.start_estimate("d") is None
-    b.left = None  # a run training that cannot tell its time left yet
-    assert adm.start_estimate("c") is None
 
 
 def test_completed_runs_set_their_kinds_length_and_stopped_ones_do_not():
     adm, _ = gate(max_runs=1)
-    first = FakeJob("tiny", so_far=50.0, left=70.0)  # an early, pessimistic estimate: 120 s
+    first = FakeJob("tiny", so_far=50.0, left=70.0)
     adm.submit("a", first, 1)
     waiting = {n: FakeJob("tiny") for n in "bcd"}
     for name, job in waiting.items():
         adm.submit(name, job, 1)
-    assert adm.start_estimate("c") == 70.0 + 120.0
+    assert adm.start_estimate("b") == 70.0  # the run training says 70 s left
+    assert adm.start_estimate("c") is None  # how long b takes is not known yet
     first.running, first.completed = False, True  # it took 50 s in the end
-    waiting["b"].so_far = 2.0  # b starts and cannot tell its time left yet: 50 - 2 s
+    waiting["b"].so_far = 2.0
     assert adm.place("b") == 0 and adm.start_estimate("c") == 48.0
     assert adm.start_estimate("d") == 48.0 + 50.0
     waiting["b"].running, waiting["b"].so_far = False, 1.0  # b is stopped: not a length
@@ -94,7 +96,10 @@ def test_completed_runs_set_their_kinds_length_and_stopped_ones_do_not():
 
 def test_the_start_estimate_counts_only_the_runs_training_when_memory_holds_the_queue():
     adm, _ = gate(max_runs=5, budget=100)
-    adm.submit("a", FakeJob("tiny", so_far=4.0, left=6.0), 60)
+    done = FakeJob("tiny")
+    adm.submit("x", done, 1)
+    done.running, done.completed, done.so_far = False, True, 10.0
+    adm.submit("a", FakeJob("tiny", so_far=4.0), 60)
     adm.submit("b", FakeJob("tiny"), 60)
     adm.submit("c", FakeJob("tiny"), 60)
     assert adm.start_estimate("b") == 6.0 and adm.start_estimate("c") == 16.0

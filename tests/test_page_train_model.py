@@ -288,7 +288,7 @@ def test_a_run_beyond_the_limit_waits_in_the_queue_and_can_be_cancelled(fresh_ad
     assert any("number 1 in the queue (1 of 1 runs training)" in p.proto.text
                for p in at.get("progress"))  # fmt: skip
     assert at.session_state["train.run"].status().state == "idle"  # not started
-    assert any("estimated once the runs ahead" in c.value for c in at.caption)  # no length yet
+    assert any("estimated once a run like yours" in c.value for c in at.caption)  # none yet
     other.kind, other.so_far, other.left = at.session_state["train.run"].kind, 5.0, 12.4
     at.run()  # the run ahead is of the same kind and says 12.4 s left
     assert any("should start in about 12 s" in c.value for c in at.caption)

@@ -106,7 +106,7 @@ EN = {
     ),
     "train.queue.start": "Your run should start in about {s} s.",
     "train.queue.start.unknown": (
-        "Start time: estimated once the runs ahead of yours have made their first steps."
+        "Start time: estimated once a run like yours has finished on this server."
     ),
     "train.queue.dropped": (
         "Your request left the queue: this page did not ask for news for more than {s} s. "
@@ -271,7 +271,7 @@ ZH = {
     ),
     "train.queue": "正在等待空位：排在队列第 {place} 位（{running}/{limit} 个训练在进行）。轮到你时会自动开始。",
     "train.queue.start": "你的训练大约 {s} 秒后开始。",
-    "train.queue.start.unknown": "开始时间：排在你前面的训练走出第一步后即可估计。",
+    "train.queue.start.unknown": "开始时间：等这台服务器上有一个同类训练完成后即可估计。",
     "train.queue.dropped": "你的请求已离开队列：这个页面超过 {s} 秒没有查询进度。请再点一次“开始训练”。",
     "train.refused.budget": (
         "服务器无法接受这次训练：它大约需要 {need} MB，超过了服务器为所有训练预留的 {budget} MB。"
