@@ -16,6 +16,7 @@ from dataclasses import replace
 import pytest
 import torch
 
+from explorer_core.tokenization import new_tokenizer
 from explorer_core.training.choices import SharedModel
 from explorer_core.training.finetune import FinetuneConfig
 from explorer_core.training.loop import EvalRecord, TrainStep
@@ -56,11 +57,13 @@ def alive(pid: int) -> bool:
         return False
 
 
-def test_a_runs_kind_leaves_out_the_seed_and_changes_with_the_steps(plan_parts):
+def test_a_runs_kind_leaves_out_the_seed_and_changes_with_steps_and_tokenizer(plan_parts):
     plan = make_plan(plan_parts, fine_steps=5)
     other_seed = replace(plan, seed=7, finetune=replace(plan.finetune, seed=7))
     longer = make_plan(plan_parts, fine_steps=6)
     assert TrainingRun(plan).kind == TrainingRun(other_seed).kind != TrainingRun(longer).kind
+    bytes_ = replace(plan, tokenizer=new_tokenizer("byte-bpe"))  # another tokenizer: other lengths
+    assert TrainingRun(bytes_).kind != TrainingRun(plan).kind
     assert TrainingRun(plan).seconds_left() is None  # not started: no estimate of its own
     assert not TrainingRun(plan).completed
 

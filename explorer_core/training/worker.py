@@ -374,14 +374,19 @@ class TrainingRun:
 
     @property
     def kind(self) -> tuple:
-        """What a run's length depends on, and no more (not the seed, the tokenizer or the
-        data): the queue's start estimate takes runs of one kind to last alike
-        (`admission.Timed`). For a class experiment's runs, one kind."""
+        """What a run's length depends on, and no more (not the seed, not the data's order):
+        the model's shape, the phases' steps, budgets, batches and lengths, and the tokenizer's
+        algorithm and size (WordPiece's sentences are 40% longer than byte-level BPE's at 1,000
+        tokens: its runs take twice as long). The queue's start estimate takes runs of one kind
+        to last alike (`admission.Timed`): a class experiment's runs are one kind per tokenizer.
+        """
         config = getattr(self.plan, "model_config", None)  # a DistillPlan has none
         shape = (config.num_hidden_layers, config.hidden_size, config.intermediate_size,
                  config.num_attention_heads) if config is not None else None  # fmt: skip
+        tokenizer = getattr(self.plan, "tokenizer", None)
+        words = (tokenizer.algo, len(tokenizer.vocab)) if tokenizer is not None else None
         return (type(self.plan).__name__, getattr(self.plan, "init", ""),
-                getattr(self.plan, "device", ""), shape,
+                getattr(self.plan, "device", ""), shape, words,
                 tuple((name, c.steps, c.time_budget, c.batch_size, c.max_length)
                       for name, c in self.plan.phases))  # fmt: skip
 
