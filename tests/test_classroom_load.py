@@ -46,31 +46,45 @@ def test_sessions_that_train_and_go_leave_the_server_as_it_was(server):
     assert back.rss <= base.rss * 1.15, f"{back.rss / 2**20:.0f} MB vs {base.rss / 2**20:.0f} MB"
 
 
+def executed_runs(log) -> int:  # noqa: ANN001 - a Path
+    """Script runs that executed app.py, of every session: each writes the server's threads to
+    the thread log (`runtime.log_threads`, MainThread once) on its second line."""
+    return sum(line.split("\t")[1:2] == ["MainThread"] for line in log.read_text().splitlines())
+
+
 def test_a_rerun_flood_is_held_to_the_throttle_rate(server):
-    """100 reruns a second for 3 s from one tab start about BURST + 3 x rate runs, not 300.
+    """100 reruns a second for 3 s from one tab execute about BURST + 3 x rate runs, not 300.
 
     Streamlit's default (fastReruns) would start a script thread per request; with the repo's
     config and the throttle, the requests fold into a few runs and another tab is still served.
+    Counted on the server: a run Streamlit starts (the tab gets its `new_session`) and then drops
+    for a newer request before the script's first line (script_runner.py checks for one after
+    applying the widget states) never reaches the throttle and costs nothing. The tab counted
+    those too: 33 "runs" under CI's load, above the bound, with the throttle holding.
     """
     from bench.load_scenarios import ATTENTION, close_all, open_sessions
     from explorer_core.ui.throttle import BURST, DEFAULT_RATE
 
-    async def flood() -> tuple[int, int, list]:
+    async def flood() -> tuple[int, int, int, list]:
         flooder, other = await open_sessions(server.url, ATTENTION, 2)
-        started, sent, start = flooder.started, 0, time.perf_counter()
+        await asyncio.sleep(1.0)  # the opening runs' last lines reach the log
+        started, before = flooder.started, executed_runs(server.thread_log)
+        sent, start = 0, time.perf_counter()
         while (elapsed := time.perf_counter() - start) < 3.0:
             await flooder.send_rerun()
             sent += 1
             await asyncio.sleep(max(0.0, sent / 100 - elapsed))
-        runs = flooder.started - started
+        runs = executed_runs(server.thread_log) - before
+        begun = flooder.started - started
         await other.rerun(timeout=120)  # the other tab is answered
         errors = flooder.exceptions + other.exceptions
         await close_all([flooder, other])
-        return sent, runs, errors
+        return sent, runs, begun, errors
 
-    sent, runs, errors = asyncio.run(flood())
+    sent, runs, begun, errors = asyncio.run(flood())
     assert sent >= 250
-    assert 1 <= runs <= BURST + DEFAULT_RATE * 3 + 5, f"{runs} runs for {sent} requests"
+    bound = BURST + DEFAULT_RATE * 3 + 5
+    assert 1 <= runs <= bound, f"{runs} runs executed ({begun} begun) for {sent} requests"
     assert not errors
 
 
