@@ -86,23 +86,24 @@ def spread_frame(results: Sequence[ExperimentResult], split: str = "test") -> pd
     return pd.DataFrame(rows, columns=["tokenizer", "lang", "mean_sd", "n", "min", "max", "seeds"])
 
 
-def head_to_head_frame(
-    results: Sequence[ExperimentResult], split: str = "test", of: str = "{wins} / {seeds}"
-) -> pd.DataFrame:
-    """Each pair of tokenizers per language, the one that scored higher with more seeds first,
-    and in how many of the seeds that trained both (`of` formats it; the page translates it).
+def head_to_head_lines(
+    results: Sequence[ExperimentResult], template: str, lang_names: Mapping[str, str],
+    split: str = "test",
+) -> list[str]:  # fmt: skip
+    """One sentence per pair of tokenizers and language (`template` with lang, higher, lower,
+    wins, seeds; the page translates it): sentences wrap in a projector's narrow side column,
+    where a table's last column (the count that matters) scrolls out of sight.
 
     >>> r = [ExperimentResult("", a, 9, "tiny", 5, 1.0, s, {}, {"en": x}, {})
     ...      for a, s, x in (("word", 0, 0.2), ("bpe", 0, 0.4), ("word", 1, 0.1), ("bpe", 1, 0.3))]
-    >>> head_to_head_frame(r).values.tolist()
-    [['en', 'bpe 9', 'word 9', '2 / 2']]
+    >>> head_to_head_lines(r, "{lang}: {higher} > {lower}, {wins} of {seeds}", {"en": "English"})
+    ['English: bpe 9 > word 9, 2 of 2']
     """
-    rows = [
-        {"lang": h.lang, "higher": tokenizer_label(*h.first), "lower": tokenizer_label(*h.second),
-         "seeds": of.format(wins=h.wins, seeds=h.seeds)}
+    return [
+        template.format(lang=lang_names.get(h.lang, h.lang), higher=tokenizer_label(*h.first),
+                        lower=tokenizer_label(*h.second), wins=h.wins, seeds=h.seeds)
         for h in head_to_head(results, split)
     ]  # fmt: skip
-    return pd.DataFrame(rows, columns=["lang", "higher", "lower", "seeds"])
 
 
 def _runs_trace(

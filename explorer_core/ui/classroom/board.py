@@ -62,10 +62,6 @@ SPREAD_COLUMNS = {  # spread-over-seeds column (viz.experiment.spread_frame) -> 
     "n": "class.col.runs", "min": "class.col.min", "max": "class.col.max",
     "seeds": "class.col.seeds",
 }  # fmt: skip
-HEAD_COLUMNS = {  # head-to-head column (viz.experiment.head_to_head_frame) -> its header's key
-    "lang": "class.col.lang", "higher": "class.col.higher", "lower": "class.col.lower",
-    "seeds": "class.col.won",
-}  # fmt: skip
 
 
 def parse_vocabs(text: str) -> list[int | None] | None:
@@ -215,7 +211,7 @@ def leaderboard(rows: Sequence[dict], wide: bool) -> None:
 def spread_table(results: Sequence) -> None:  # ExperimentResult
     """Test Spearman per tokenizer and language over its runs: mean ± sd, n, min, max, seeds;
     then each pair of tokenizers seed by seed (how often the one ahead scored higher)."""
-    from explorer_core.viz.experiment import head_to_head_frame, spread_frame
+    from explorer_core.viz.experiment import head_to_head_lines, spread_frame
 
     frame = spread_frame(results)
     if frame.empty:
@@ -223,12 +219,12 @@ def spread_table(results: Sequence) -> None:  # ExperimentResult
     st.markdown(f"**{t('class.exp.summary')}**")
     st.dataframe(frame.rename(columns={c: t(k) for c, k in SPREAD_COLUMNS.items()}),
                  hide_index=True, height=min(300, 35 * len(frame) + 38))  # fmt: skip
-    pairs = head_to_head_frame(results, of=t("class.exp.won"))
-    if pairs.empty:  # one tokenizer, or no seed shared yet
+    names = {lang: t(f"cmp.lang.{lang}") for lang in ("en", "zh", "all")}
+    lines = head_to_head_lines(results, t("class.exp.won"), names)
+    if not lines:  # one tokenizer, or no seed shared yet
         return
     st.markdown(f"**{t('class.exp.head_to_head')}**")
-    st.dataframe(pairs.rename(columns={c: t(k) for c, k in HEAD_COLUMNS.items()}),
-                 hide_index=True, height=min(300, 35 * len(pairs) + 38))  # fmt: skip
+    st.markdown("\n".join(f"- {line}" for line in lines))
     st.caption(t("class.exp.head_to_head.caption"))
 
 
