@@ -86,10 +86,9 @@ parts, data_key, data_name = data_panel(source, locked)
 st.subheader(t("train.tok.head"))
 sentences = [s for p in parts["train"] for s in (p.sentence1, p.sentence2)]
 corpus = ui.corpus_text() + "\n" + "\n".join(sentences)
-controlled = class_run.tokenizer_text(fixed, sentences)  # a controlled experiment's own recipe
-class_run.apply_assignment(active, controlled or corpus)  # in a class experiment: its tokenizer
-tokenizer = (tokenizer_panel(ALGORITHMS, controlled, active, DEFAULTS, ui.experiment_tokenizer)
-             if controlled else tokenizer_panel(ALGORITHMS, corpus, active, DEFAULTS))  # fmt: skip
+text, trainer = class_run.tokenizer_recipe(fixed, sentences, corpus)  # a controlled one: its own
+class_run.apply_assignment(active, text, trainer)  # in a class experiment: its tokenizer
+tokenizer = tokenizer_panel(ALGORITHMS, text, active, DEFAULTS, trainer)
 
 # 3) model
 st.subheader(t("train.model.head"))

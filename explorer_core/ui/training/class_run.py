@@ -78,12 +78,20 @@ def fix_settings(running: bool) -> Assignment | None:
     return fixed
 
 
-def tokenizer_text(fixed: Assignment | None, sentences: list[str]) -> str | None:
-    """What the page's tokenizer trains on in a controlled experiment: the training pairs'
-    sentences alone, as `experiment tokenizers` trains it (`calls.experiment_tokenizer`). The
-    page otherwise adds the Tokenizer Lab's corpus: the class's runs would then differ from the
-    teacher's grid of the night before. None outside one."""
-    return "\n".join(sentences) if fixed is not None else None
+Trainer = Callable[[str, int, str], Tokenizer]  # (algorithm, size, text) -> a trained tokenizer
+
+
+def tokenizer_recipe(
+    fixed: Assignment | None, sentences: list[str], text: str
+) -> tuple[str, Trainer]:
+    """(text, trainer) of the page's tokenizer. In a controlled experiment: the training pairs'
+    sentences alone and `calls.experiment_tokenizer`, as `experiment tokenizers` trains it;
+    otherwise the page's `text` (the Tokenizer Lab's corpus and the sentences) and the page's
+    own trainer. The Lab's corpus would make the class's runs differ from the teacher's grid of
+    the night before."""
+    if fixed is None:
+        return text, calls.trained_tokenizer
+    return "\n".join(sentences), calls.experiment_tokenizer
 
 
 def controlled_plan(
@@ -102,7 +110,7 @@ def controlled_plan(
                                   MAX_SNAPSHOTS)  # fmt: skip
 
 
-def apply_assignment(running: bool, text: str) -> None:
+def apply_assignment(running: bool, text: str, trainer: Trainer) -> None:
     """A student in a running experiment trains the tokenizer it assigns: the page's tokenizer
     choice is set to it (before the tokenizer panel draws) and a line says so, with the settings
     a controlled experiment fixes. A size below what the algorithm needs for `text` (a character
@@ -114,7 +122,6 @@ def apply_assignment(running: bool, text: str) -> None:
         return
     size = given.vocab_size
     if size is not None:
-        trainer = calls.experiment_tokenizer if given.controlled else calls.trained_tokenizer
         size = fitting_size(given.algorithm, size, text, trainer)
     if not running:
         st.session_state["train.tok"] = "train"
@@ -132,9 +139,7 @@ def apply_assignment(running: bool, text: str) -> None:
     st.session_state[ASSIGNED_KEY] = (given.algorithm, given.vocab_size)
 
 
-def fitting_size(
-    algorithm: str, size: int, text: str, trainer: Callable[[str, int, str], Tokenizer]
-) -> int:
+def fitting_size(algorithm: str, size: int, text: str, trainer: Trainer) -> int:
     """`size` inside the page's range, raised to what `algorithm` needs for `text` when
     `trainer` trains it (the page's tokenizer panel trains the same one: cached)."""
     low, high = VOCAB_SIZES
