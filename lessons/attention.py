@@ -5,16 +5,17 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core.ui.attention import views
-from explorer_core.ui.attention.calls import (
+from explorer_core.ui.attention.calls import run_attention
+from explorer_core.ui.i18n import t
+from explorer_core.ui.models.picker import pick_source
+from explorer_core.ui.models.sources import (
     SOURCES,
     SourceUnavailable,
     batch_key,
     encode,
     model_source,
-    run_attention,
     snapshots,
 )
-from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import init_page
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.ui.taught.views import unavailable
@@ -29,11 +30,8 @@ LINKED = ("attn.source", "attn.mode", "attn.view", "attn.text", "attn.a", "attn.
 
 st.title(t("attn.title"))
 st.markdown(t("attn.intro"))
-pick = {"format_func": lambda v: t(f"attn.src.{v}")}
-kind = (
-    st.segmented_control(t("attn.source"), SOURCES, key="attn.source", **pick)
-    or DEFAULTS["attn.source"]
-)
+kind = pick_source("attn.source", t("attn.source"), lambda v: t(f"attn.src.{v}"),
+                   DEFAULTS["attn.source"])  # fmt: skip
 mode = (
     st.segmented_control(
         t("attn.mode"), MODES, key="attn.mode", format_func=lambda v: t(f"attn.mode.{v}")
@@ -70,7 +68,7 @@ if len(snaps) > 1:  # before / during / after training, from the Train page
 try:
     source = model_source(kind, snapshot)
 except SourceUnavailable as err:
-    unavailable(err.key)  # MiniLM + 中文 not built: how to build it; or why not
+    unavailable(err.key, **err.values)  # MiniLM + 中文 not built: how to build it; or why not
     stop()
 if not texts or not all(text.strip() for text in texts) or (pair is not None and not pair.strip()):
     st.warning(t("attn.empty"))

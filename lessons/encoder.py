@@ -7,6 +7,7 @@ import streamlit as st
 
 from explorer_core.ui.encoder import calls, layers_views, views
 from explorer_core.ui.i18n import t
+from explorer_core.ui.models.picker import pick_source
 from explorer_core.ui.settings import bind, init_page
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.ui.taught.views import unavailable
@@ -20,12 +21,8 @@ LINKED = ("enc.source", "enc.view", "enc.text", "enc.layer", "enc.token", "enc.e
 
 st.title(t("enc.title"))
 st.markdown(t("enc.intro"))
-kind = (
-    st.segmented_control(
-        t("enc.source"), calls.SOURCES, key="enc.source", format_func=lambda v: t(f"attn.src.{v}")
-    )  # fmt: skip
-    or DEFAULTS["enc.source"]
-)
+kind = pick_source("enc.source", t("enc.source"), lambda v: t(f"attn.src.{v}"),
+                   DEFAULTS["enc.source"])  # fmt: skip
 text = st.text_input(t("enc.text"), max_chars=2000, **bound("enc.text", DEFAULTS))
 link = link_slot()  # the box is drawn in the fragment below, or before a stop
 
@@ -38,7 +35,7 @@ def stop() -> None:
 try:
     source = calls.model_source(kind)
 except calls.SourceUnavailable as err:
-    unavailable(err.key)  # MiniLM + 中文 not built: how to build it; or why not
+    unavailable(err.key, **err.values)  # MiniLM + 中文 not built: how to build it; or why not
     stop()
 if not text.strip():
     st.warning(t("enc.empty"))

@@ -43,7 +43,9 @@ SEEDS = (0, 1_000_000)
 STEPS = (1, 100_000)  # a phase's steps, as the Train form takes them (ui.training.form.STEPS)
 TINY = PRESETS["tiny"]
 TAUGHT = "taught"  # the model source MiniLM + 中文, taught here (ui.pretrained.taught)
-SOURCES = ("fresh", "trained", "pretrained", TAUGHT)  # the Embed and Attention pages' models
+OPENED = "opened"  # a model opened from this machine: a Hub name in the cache, or a folder
+SOURCES = ("fresh", "trained", "pretrained", TAUGHT, OPENED)  # the model pages' sources
+MODEL_REF = "model"  # the opened model's Hub name or folder, shared by every page (ui.models)
 
 
 @dataclass(frozen=True)
@@ -230,6 +232,7 @@ PAGES: dict[str, dict[str, Setting]] = {
 APP = _table(
     S(LANG_KEY, "en", choices=tuple(LANGUAGES)),
     S(FORMAT_KEY, IMAGE_FORMATS[0], choices=tuple(IMAGE_FORMATS)),
+    S(MODEL_REF, ""),  # empty: none opened yet
 )
 
 

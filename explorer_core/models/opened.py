@@ -1,0 +1,121 @@
+"""A model the user brought, opened: our encoder, its own tokenizer and its authors' pooling.
+
+`open_model(ref)` turns a reference (a Hub name such as ``google-bert/bert-base-chinese`` found in
+this machine's Hugging Face cache, or a folder under the allowed roots, see `locate`) into an
+`OpenedModel`:
+
+1. `locate.resolve`      where the files are, and whether they may be read (safetensors only, no
+                         remote code, a known family, not larger than the memory setting);
+2. `BertModel.from_transformers`  our one readable encoder with the family's switches
+                         (`bert.families`), weights copied by name;
+3. `load_tokenizer_file` the model's `tokenizer.json` through our own WordPiece / byte-level BPE /
+                         Unigram (a piece we do not implement runs in `tokenizers`, and says so);
+4. `read_pipeline`       pooling, normalisation and prompts from its sentence-transformers files.
+
+`embed` then gives the sentence vectors its authors' pipeline gives (sentence-transformers'
+`encode`, to 1e-5, where that library can load the folder).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from torch import Tensor
+
+from explorer_core.bert.model import BertModel
+from explorer_core.inputs.vocab import BertVocab
+from explorer_core.models import locate
+from explorer_core.models.sentence import SentencePipeline, pool, read_pipeline
+from explorer_core.tokenization import Tokenizer
+
+
+@dataclass(frozen=True, eq=False)
+class OpenedModel:
+    """One opened model; shared by every session of a server, so treat it as read-only."""
+
+    ref: str  # what the user typed or picked: a Hub name or a folder
+    label: str  # for captions: the Hub name, or the folder's name
+    folder: Path
+    model: BertModel
+    tokenizer: Tokenizer
+    pipeline: SentencePipeline
+
+    @property
+    def family(self) -> str:
+        return self.model.config.model_type
+
+    @property
+    def parameter_bytes(self) -> int:
+        """Memory its weights take (the server's health figures show it)."""
+        return sum(p.numel() * p.element_size() for p in self.model.parameters())
+
+    @property
+    def tokenizer_said(self) -> str:
+        """Which code cut the text (ours, or which pieces ran in `tokenizers`)."""
+        info = getattr(self.tokenizer, "file_info", None)
+        return info.said() if info is not None else "our WordPiece, from vocab.txt"
+
+
+def _tokenizer(folder: Path) -> Tokenizer:
+    if (folder / "tokenizer.json").is_file():
+        from explorer_core.tokenization.hf_file import load_tokenizer_file
+
+        return load_tokenizer_file(folder)
+    if (folder / "vocab.txt").is_file():  # an old BERT folder: vocab.txt and tokenizer_config
+        from explorer_core.tokenization.wordpiece import WordPieceTokenizer
+        from explorer_core.training.base_models import _lowercase
+
+        return WordPieceTokenizer.from_vocab(folder / "vocab.txt", lowercase=_lowercase(folder))
+    raise locate.ModelRefused(f"{folder.name} has no tokenizer.json or vocab.txt")
+
+
+def open_model(
+    ref: str,
+    *,
+    allow_download: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> OpenedModel:
+    """Resolve, check and load `ref`; `locate.ModelRefused` (one line) when it may not be."""
+    folder = locate.resolve(ref, allow_download=allow_download, progress=progress)
+    tokenizer = _tokenizer(folder)
+    model = BertModel.from_transformers(folder)
+    label = ref if not Path(ref).is_absolute() else folder.name
+    return OpenedModel(ref, label, folder, model, tokenizer, read_pipeline(folder))
+
+
+def encode_rows(opened: OpenedModel, texts: Sequence[str]) -> tuple[Tensor, Tensor]:
+    """(input_ids, attention_mask), each (B, T), right-padded: the model's own special tokens."""
+    tokenizer, vocab = opened.tokenizer, BertVocab.of(opened.tokenizer)
+    limit = min(opened.pipeline.max_seq_length or 10**9, opened.model.config.max_position_embeddings)
+    rows = []
+    for text in texts:
+        if hasattr(tokenizer, "encode_with_specials"):
+            ids = tokenizer.encode_with_specials(text)[0]
+        else:
+            ids = vocab.row_ids(vocab.content_ids(tokenizer, text))
+        rows.append(ids[: limit - 1] + ids[-1:] if len(ids) > limit else ids)
+    width = max(len(r) for r in rows)
+    ids = torch.full((len(rows), width), vocab.pad_id, dtype=torch.long)
+    mask = torch.zeros((len(rows), width), dtype=torch.long)
+    for i, row in enumerate(rows):
+        ids[i, : len(row)] = torch.tensor(row)
+        mask[i, : len(row)] = 1
+    return ids, mask
+
+
+@torch.no_grad()
+def embed(opened: OpenedModel, texts: Sequence[str], prompt: str | None = None) -> Tensor:
+    """Sentence vectors (B, H) as the model's authors pool them (`SentencePipeline`)."""
+    if not texts or any(not t.strip() for t in texts):
+        raise ValueError("every text must hold some text")
+    pipeline = opened.pipeline
+    prefix = pipeline.prompts.get(prompt or "", "") if prompt else pipeline.default_prompt()
+    ids, mask = encode_rows(opened, [prefix + t for t in texts])
+    prompt_length = 0
+    if prefix and not pipeline.include_prompt:
+        prompt_length = len(encode_rows(opened, [prefix])[0][0]) - 1  # its tokens, less the end
+    hidden = opened.model(ids, mask).last_hidden_state  # (B, T, H)
+    return pool(pipeline, hidden, mask, prompt_length=prompt_length)

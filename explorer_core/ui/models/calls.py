@@ -1,0 +1,76 @@
+"""Cached lists of the models on this machine, and the class's pinned models.
+
+The scan reads only small files (config.json, the safetensors headers, the card), so it is cached
+for a short while (`SCAN_SECONDS`) and shared by every session: a model copied into an allowed
+folder shows up within that time. A teacher pins the class's models in `.streamlit/secrets.toml`:
+
+    [models]
+    pinned = ["google-bert/bert-base-chinese", "/srv/models/our-finetuned-encoder"]
+
+Pinned models come first in the list, and the server's warm-up opens them (`ui.warmup`), so no
+student waits for the first load.
+"""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from explorer_core.models import catalog, locate
+
+SCAN_SECONDS = 30
+
+
+@st.cache_data(ttl=SCAN_SECONDS, max_entries=1, show_spinner=False)
+def _scan() -> list[catalog.ModelEntry]:
+    return catalog.scan()
+
+
+def pinned() -> tuple[str, ...]:
+    """The references `[models] pinned` names in the server's secrets (none without secrets)."""
+    try:
+        table = st.secrets.get("models", {})
+    except (FileNotFoundError, OSError, ValueError):  # no secrets.toml, or an unreadable one
+        return ()
+    refs = table.get("pinned", ()) if hasattr(table, "get") else ()
+    if isinstance(refs, str):
+        refs = (refs,)
+    return tuple(str(ref).strip() for ref in refs if str(ref).strip())
+
+
+def catalog_entries() -> list[catalog.ModelEntry]:
+    """The openable models on this machine, pinned ones first, then by reference."""
+    entries = [entry for entry in _scan() if not entry.refused]
+    first = {ref: i for i, ref in enumerate(pinned())}
+    return sorted(entries, key=lambda e: (first.get(e.ref, len(first)), e.ref.lower()))
+
+
+def describe(entry: catalog.ModelEntry) -> str:
+    """One line for the list: "bert-base-chinese · BERT · 102M · zh"."""
+    parts = [entry.ref, entry.family]
+    if entry.parameters:
+        parts.append(human_count(entry.parameters))
+    if entry.languages:
+        parts.append(", ".join(entry.languages[:4]) + ("…" if len(entry.languages) > 4 else ""))
+    return " · ".join(parts)
+
+
+def human_count(n: int) -> str:
+    """A parameter count the way model cards write it.
+
+    >>> human_count(22_713_216), human_count(1_250_000_000), human_count(950)
+    ('22.7M', '1.25B', '950')
+    """
+    if n >= 1_000_000_000:
+        return f"{n / 1e9:.3g}B"
+    if n >= 1_000_000:
+        return f"{n / 1e6:.3g}M"
+    if n >= 1_000:
+        return f"{n / 1e3:.3g}k"
+    return str(n)
+
+
+def allowed_dirs_text() -> str:
+    """The folders a model may come from, for the picker's help."""
+    return os.pathsep.join(str(root) for root in locate.allowed_roots())
