@@ -4,7 +4,7 @@
 this machine's Hugging Face cache, or a folder under the allowed roots, see `locate`) into an
 `OpenedModel`:
 
-1. `locate.resolve`      where the files are, and whether they may be read (safetensors only, no
+1. `locate`            where the files are, and whether they may be read (safetensors only, no
                          remote code, a known family, not larger than the memory setting);
 2. `BertModel.from_transformers`  our one readable encoder with the family's switches
                          (`bert.families`), weights copied by name;
@@ -18,17 +18,20 @@ this machine's Hugging Face cache, or a folder under the allowed roots, see `loc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
+from explorer_core.models.download import ProgressCallback
+from explorer_core.models.locate import LocatedModel, locate
+from explorer_core.models.pipeline import SentencePipeline, read_pipeline
+from explorer_core.models.sentence import DenseWeights, load_dense, prompt_length, sentence_vectors
+from explorer_core.models.settings import ModelRefused
 from torch import Tensor
 
 from explorer_core.bert.model import BertModel
 from explorer_core.inputs.vocab import BertVocab
-from explorer_core.models import locate
-from explorer_core.models.sentence import SentencePipeline, pool, read_pipeline
 from explorer_core.tokenization import Tokenizer
 
 
@@ -38,10 +41,15 @@ class OpenedModel:
 
     ref: str  # what the user typed or picked: a Hub name or a folder
     label: str  # for captions: the Hub name, or the folder's name
-    folder: Path
+    located: LocatedModel  # where it lies, its commit, its checked facts
     model: BertModel
     tokenizer: Tokenizer
     pipeline: SentencePipeline
+    dense: DenseWeights = ()  # the pipeline's Dense steps, if any
+
+    @property
+    def folder(self) -> Path:
+        return self.located.folder
 
     @property
     def family(self) -> str:
@@ -69,27 +77,35 @@ def _tokenizer(folder: Path) -> Tokenizer:
         from explorer_core.training.base_models import _lowercase
 
         return WordPieceTokenizer.from_vocab(folder / "vocab.txt", lowercase=_lowercase(folder))
-    raise locate.ModelRefused(f"{folder.name} has no tokenizer.json or vocab.txt")
+    raise ModelRefused(f"{folder.name} has no tokenizer.json or vocab.txt: nothing cuts its text")
 
 
 def open_model(
-    ref: str,
-    *,
-    allow_download: bool = False,
-    progress: Callable[[int, int], None] | None = None,
+    ref: str, *, allow_download: bool = False, progress: ProgressCallback | None = None
 ) -> OpenedModel:
-    """Resolve, check and load `ref`; `locate.ModelRefused` (one line) when it may not be."""
-    folder = locate.resolve(ref, allow_download=allow_download, progress=progress)
+    """Locate, check and load `ref`; `ModelRefused` (one line) when it may not be opened."""
+    located = locate(ref, allow_download=allow_download, progress=progress)
+    folder = located.folder
     tokenizer = _tokenizer(folder)
-    model = BertModel.from_transformers(folder)
-    label = ref if not Path(ref).is_absolute() else folder.name
-    return OpenedModel(ref, label, folder, model, tokenizer, read_pipeline(folder))
+    try:
+        model = BertModel.from_transformers(folder)
+    except ModelRefused:
+        raise
+    except ValueError as err:  # a checkpoint that does not fit its own config
+        raise ModelRefused(f"{located.reference}: {str(err).splitlines()[0]}") from err
+    pipeline = read_pipeline(folder)
+    label = located.reference if located.kind == "hub" else folder.name
+    return OpenedModel(
+        ref, label, located, model, tokenizer, pipeline, load_dense(folder, pipeline)
+    )
 
 
 def encode_rows(opened: OpenedModel, texts: Sequence[str]) -> tuple[Tensor, Tensor]:
     """(input_ids, attention_mask), each (B, T), right-padded: the model's own special tokens."""
     tokenizer, vocab = opened.tokenizer, BertVocab.of(opened.tokenizer)
-    limit = min(opened.pipeline.max_seq_length or 10**9, opened.model.config.max_position_embeddings)
+    limit = min(
+        opened.pipeline.max_seq_length or 10**9, opened.model.config.max_position_embeddings
+    )
     rows = []
     for text in texts:
         if hasattr(tokenizer, "encode_with_specials"):
@@ -112,10 +128,11 @@ def embed(opened: OpenedModel, texts: Sequence[str], prompt: str | None = None) 
     if not texts or any(not t.strip() for t in texts):
         raise ValueError("every text must hold some text")
     pipeline = opened.pipeline
-    prefix = pipeline.prompts.get(prompt or "", "") if prompt else pipeline.default_prompt()
+    prefix = pipeline.prompt(prompt)  # the default prompt (e5's "query: ") when none is named
     ids, mask = encode_rows(opened, [prefix + t for t in texts])
-    prompt_length = 0
+    skip = 0
     if prefix and not pipeline.include_prompt:
-        prompt_length = len(encode_rows(opened, [prefix])[0][0]) - 1  # its tokens, less the end
+        vocab = BertVocab.of(opened.tokenizer)
+        skip = prompt_length(encode_rows(opened, [prefix])[0][0].tolist(), vocab.special_ids)
     hidden = opened.model(ids, mask).last_hidden_state  # (B, T, H)
-    return pool(pipeline, hidden, mask, prompt_length=prompt_length)
+    return sentence_vectors(pipeline, hidden, mask, skip, opened.dense)

@@ -17,13 +17,13 @@ import os
 
 import streamlit as st
 
-from explorer_core.models import catalog, locate
+from explorer_core.models import catalog, settings
 
 SCAN_SECONDS = 30
 
 
 @st.cache_data(ttl=SCAN_SECONDS, max_entries=1, show_spinner=False)
-def _scan() -> list[catalog.ModelEntry]:
+def _scan() -> tuple[catalog.CatalogEntry, ...]:
     return catalog.scan()
 
 
@@ -39,16 +39,16 @@ def pinned() -> tuple[str, ...]:
     return tuple(str(ref).strip() for ref in refs if str(ref).strip())
 
 
-def catalog_entries() -> list[catalog.ModelEntry]:
+def catalog_entries() -> list[catalog.CatalogEntry]:
     """The openable models on this machine, pinned ones first, then by reference."""
     entries = [entry for entry in _scan() if not entry.refused]
     first = {ref: i for i, ref in enumerate(pinned())}
-    return sorted(entries, key=lambda e: (first.get(e.ref, len(first)), e.ref.lower()))
+    return sorted(entries, key=lambda e: (first.get(e.reference, len(first)), e.reference.lower()))
 
 
-def describe(entry: catalog.ModelEntry) -> str:
+def describe(entry: catalog.CatalogEntry) -> str:
     """One line for the list: "bert-base-chinese · BERT · 102M · zh"."""
-    parts = [entry.ref, entry.family]
+    parts = [entry.reference, entry.family]
     if entry.parameters:
         parts.append(human_count(entry.parameters))
     if entry.languages:
@@ -73,4 +73,4 @@ def human_count(n: int) -> str:
 
 def allowed_dirs_text() -> str:
     """The folders a model may come from, for the picker's help."""
-    return os.pathsep.join(str(root) for root in locate.allowed_roots())
+    return os.pathsep.join(str(root) for root in settings.allowed_roots())

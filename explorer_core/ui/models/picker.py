@@ -57,10 +57,10 @@ def chooser(where: st.delta_generator.DeltaGenerator | None = None) -> str:
     where = where if where is not None else st.container()
     current = str(st.session_state.get(REF_KEY) or "")
     entries = calls.catalog_entries()
-    refs = [entry.ref for entry in entries]
+    refs = [entry.reference for entry in entries]
     if current and current not in refs:
         refs.append(current)  # typed before: keep it offered
-    described = {entry.ref: calls.describe(entry) for entry in entries}
+    described = {entry.reference: calls.describe(entry) for entry in entries}
     where.selectbox(
         t("models.box"), refs, index=refs.index(current) if current in refs else None,
         format_func=lambda ref: described.get(ref, ref), key=BOX_KEY, on_change=_copy_box,
@@ -72,9 +72,7 @@ def chooser(where: st.delta_generator.DeltaGenerator | None = None) -> str:
     return str(st.session_state.get(REF_KEY) or "")
 
 
-def pick_source(
-    key: str, label: str, format_func: Callable[[str], str], default: str
-) -> str:
+def pick_source(key: str, label: str, format_func: Callable[[str], str], default: str) -> str:
     """The source's segmented control (its widget keyed `key`), and the chooser when the source
     is an opened model; returns the source's code (`default` when none is selected)."""
     take_url_ref()

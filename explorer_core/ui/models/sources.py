@@ -6,13 +6,12 @@ real pretrained all-MiniLM-L6-v2, MiniLM + 中文 taught on this install (`ui.pr
 or a model opened from this machine (`OPENED`: a Hub name in the Hugging Face cache or a folder
 under the allowed roots, `explorer_core.models`). The opened model's reference lives in
 `st.session_state[REF_KEY]`, shared by every page, so a model picked once is the one every page
-shows. Opened models are cached once per server, shared by every session, least recently used
-first out (`EXPLORER_MODEL_CACHE`, default 3); treat them as read-only.
+shows. Opened models are kept once per server, shared by every session, least recently used
+first out under a byte budget (`models.memory.ModelMemory`); treat them as read-only.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -22,8 +21,9 @@ from explorer_core.bert.model import BertModel
 from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.files import taught_model
 from explorer_core.inputs.vocab import BertVocab
-from explorer_core.models.locate import ModelRefused
+from explorer_core.models.memory import ModelMemory
 from explorer_core.models.opened import OpenedModel, open_model
+from explorer_core.models.settings import ModelRefused
 from explorer_core.tokenization import Tokenizer
 from explorer_core.ui import settings
 from explorer_core.ui.i18n import t
@@ -35,7 +35,6 @@ SOURCES = settings.SOURCES  # fresh / trained / pretrained / taught / opened
 OPENED = settings.OPENED
 REF_KEY = settings.MODEL_REF  # the opened model's reference, shared by every page
 FRESH_SEED = 0
-CACHE_SIZE = max(1, int(os.environ.get("EXPLORER_MODEL_CACHE", "3") or 3))
 
 
 class SourceUnavailable(RuntimeError):
@@ -146,14 +145,20 @@ def batch_key(enc: Encoded) -> tuple[tuple, tuple, tuple]:
     )
 
 
-
 # ---- a model opened from this machine -------------------------------------------------------
 
 
-@st.cache_resource(max_entries=CACHE_SIZE, show_spinner=False)
+@st.cache_resource(max_entries=1, show_spinner=False)
+def memory() -> ModelMemory:
+    """The server's opened models: one copy each for every session, least recently used out
+    under the byte budget (EXPLORER_MODEL_CACHE_MB); its sizes are the health page's figures."""
+    return ModelMemory()
+
+
 def opened_model(ref: str) -> OpenedModel:
     """`ref` opened once per server (every session shares it); ModelRefused when it may not be."""
-    return open_model(ref, allow_download=False)
+    return memory().get(ref, lambda: open_model(ref, allow_download=False),
+                        lambda opened: opened.parameter_bytes)  # fmt: skip
 
 
 def opened_source() -> ModelSource:
