@@ -41,12 +41,11 @@ def write_sentence_files(folder: Path, pooling: str | list[str] = "mean", normal
     """sentence-transformers' files: modules.json (Transformer, Pooling[, Normalize]), the
     pooling config (old flags when ``legacy`` and one mode, else ``pooling_mode``), the two
     sentence configs."""
-    modules = [{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-               {"idx": 1, "name": "1", "path": "1_Pooling",
-                "type": "sentence_transformers.models.Pooling"}]  # fmt: skip
+    kind = "sentence_transformers.models."
+    modules = [{"idx": 0, "name": "0", "path": "", "type": kind + "Transformer"},
+               {"idx": 1, "name": "1", "path": "1_Pooling", "type": kind + "Pooling"}]  # fmt: skip
     if normalize:
-        modules.append({"idx": 2, "name": "2", "path": "2_Normalize",
-                        "type": "sentence_transformers.models.Normalize"})  # fmt: skip
+        modules.append({"idx": 2, "name": "2", "path": "2_Normalize", "type": kind + "Normalize"})
     write_json(folder / "modules.json", modules)
     if legacy and isinstance(pooling, str):
         flags = {"cls": "pooling_mode_cls_token", "mean": "pooling_mode_mean_tokens",
@@ -65,7 +64,9 @@ def write_sentence_files(folder: Path, pooling: str | list[str] = "mean", normal
     write_json(folder / "config_sentence_transformers.json",
                {"prompts": prompts or {}, "default_prompt_name": None,
                 "similarity_fn_name": "cosine"})  # fmt: skip
-    write_json(folder / "sentence_bert_config.json", {"max_seq_length": 256, "do_lower_case": False})
+    write_json(
+        folder / "sentence_bert_config.json", {"max_seq_length": 256, "do_lower_case": False}
+    )
 
 
 def minilm_cache(root: Path, newline: bool = False, **sentence) -> tuple[Path, Path]:
@@ -92,10 +93,14 @@ def tiny_model(folder: Path, model_type: str = "bert", card: str | None = None,
     from safetensors.torch import save_file
 
     generator = torch.Generator().manual_seed(len(str(folder)))
-    tensors = {"embeddings.word_embeddings.weight": torch.randn(vocab, hidden, generator=generator),
-               "embeddings.position_embeddings.weight": torch.randn(16, hidden, generator=generator)}
+    tensors = {
+        "embeddings.word_embeddings.weight": torch.randn(vocab, hidden, generator=generator),
+        "embeddings.position_embeddings.weight": torch.randn(16, hidden, generator=generator),
+    }
     for layer in range(layers):
-        tensors[f"encoder.layer.{layer}.output.dense.weight"] = torch.randn(hidden, 3 * hidden, generator=generator)
+        tensors[f"encoder.layer.{layer}.output.dense.weight"] = torch.randn(
+            hidden, 3 * hidden, generator=generator
+        )
         tensors[f"encoder.layer.{layer}.output.dense.bias"] = torch.zeros(hidden)
     folder.mkdir(parents=True, exist_ok=True)
     save_file(tensors, str(folder / "model.safetensors"))

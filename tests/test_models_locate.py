@@ -86,7 +86,10 @@ def test_not_a_reference(env, reference):
 
 
 def test_parse_reference():
-    assert parse_reference("BAAI/bge-small-zh-v1.5@refs/pr/1") == ("BAAI/bge-small-zh-v1.5", "refs/pr/1")
+    assert parse_reference("BAAI/bge-small-zh-v1.5@refs/pr/1") == (
+        "BAAI/bge-small-zh-v1.5",
+        "refs/pr/1",
+    )
 
 
 def test_not_cached_and_downloads_off_says_how_to_pre_download(env, monkeypatch):
@@ -143,7 +146,9 @@ def fake_hub(env, monkeypatch):
 
 def test_download_reports_bytes_and_lands_in_the_cache(fake_hub):
     seen = []
-    found = locate("org/tiny", allow_download=True, progress=lambda done, total: seen.append((done, total)))
+    found = locate(
+        "org/tiny", allow_download=True, progress=lambda done, total: seen.append((done, total))
+    )
     assert found.downloaded and found.model_type == "bert"
     assert seen == [(1000, 3000), (2000, 3000), (3000, 3000)]  # one bar, never jumping
     patterns = fake_hub.calls[0]["allow_patterns"]
@@ -178,8 +183,8 @@ def test_download_offline_and_hub_errors_are_one_line(fake_hub, monkeypatch):
 def test_folder_under_an_allowed_root_opens(env, monkeypatch):
     tiny_model(env / "allowed" / "good")
     found = locate(str(env / "allowed" / "good"))
-    assert (found.kind, found.folder, found.reference) == (
-        "folder", (env / "allowed" / "good").resolve(), str((env / "allowed" / "good").resolve()))  # fmt: skip
+    real = (env / "allowed" / "good").resolve()
+    assert (found.kind, found.folder, found.reference) == ("folder", real, str(real))
     monkeypatch.chdir(env / "allowed")
     assert locate("./good").folder == found.folder
 

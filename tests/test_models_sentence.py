@@ -95,7 +95,9 @@ def test_concatenated_modes_and_normalize(minilm):
     pipeline = SentencePipeline(pooling_modes=("cls", "mean", "max"), normalize=True)
     pooled = pool(pipeline, hidden, mask)
     assert pooled.shape == (4, 3 * 384)
-    torch.testing.assert_close(pooled, st_pool(("cls", "mean", "max"), hidden, mask), atol=1e-6, rtol=0)
+    torch.testing.assert_close(
+        pooled, st_pool(("cls", "mean", "max"), hidden, mask), atol=1e-6, rtol=0
+    )
     theirs = Normalize()({"sentence_embedding": pooled.clone()})["sentence_embedding"]
     torch.testing.assert_close(finish(pipeline, pooled), theirs, atol=1e-6, rtol=0)
 
@@ -103,7 +105,9 @@ def test_concatenated_modes_and_normalize(minilm):
 def test_worked_example_of_the_module():
     hidden = torch.tensor([[[1.0], [2.0], [6.0], [100.0]]])
     mask = torch.tensor([[1, 1, 1, 0]])
-    got = {m: round(pool(SentencePipeline(pooling_modes=(m,)), hidden, mask).item(), 3) for m in MODES}
+    got = {
+        m: round(pool(SentencePipeline(pooling_modes=(m,)), hidden, mask).item(), 3) for m in MODES
+    }
     assert got == {"cls": 1.0, "max": 6.0, "mean": 3.0, "mean_sqrt_len_tokens": 5.196,
                    "weightedmean": 3.833, "lasttoken": 6.0}  # fmt: skip
 
@@ -214,16 +218,28 @@ def test_the_hub_name_through_sentence_transformer_is_our_folder(minilm, tmp_pat
 
 def test_minilm_files_say_mean_and_normalize(minilm):
     pipeline = read_pipeline(minilm["folder"])
-    assert (pipeline.pooling_mode, pipeline.normalize, pipeline.max_seq_length) == ("mean", True, 256)
-    assert pipeline.source == ("modules.json", "1_Pooling/config.json",
-                               "config_sentence_transformers.json", "sentence_bert_config.json")  # fmt: skip
+    assert (pipeline.pooling_mode, pipeline.normalize, pipeline.max_seq_length) == (
+        "mean",
+        True,
+        256,
+    )
+    assert pipeline.source == (
+        "modules.json",
+        "1_Pooling/config.json",
+        "config_sentence_transformers.json",
+        "sentence_bert_config.json",
+    )
     assert not pipeline.is_default and pipeline.notes == ()
 
 
 def test_no_files_is_the_documented_default_and_says_so(tmp_path):
     tiny_model(tmp_path / "plain")
     pipeline = read_pipeline(tmp_path / "plain")
-    assert (pipeline.pooling_modes, pipeline.normalize, pipeline.is_default) == (("mean",), False, True)
+    assert (pipeline.pooling_modes, pipeline.normalize, pipeline.is_default) == (
+        ("mean",),
+        False,
+        True,
+    )
     assert "mean pooling without normalisation" in pipeline.notes[0]
 
 
@@ -242,7 +258,9 @@ def test_new_style_pooling_prompts_and_similarity(tmp_path):
 
 
 E5_CARD = '---\nlanguage: [en]\n---\nEach input text should start with "query: " or "passage: ".\n'
-BGE_CARD = "---\nlanguage: zh\n---\nAdd `为这个句子生成表示以用于检索相关文章：` before the query.\n"
+BGE_CARD = (
+    "---\nlanguage: zh\n---\nAdd `为这个句子生成表示以用于检索相关文章：` before the query.\n"
+)
 
 
 @pytest.mark.parametrize(("card", "prompts"), [

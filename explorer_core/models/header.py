@@ -8,7 +8,8 @@ Worked example (a header for two tensors)::
 
     {"a.weight": {"dtype": "F32", "shape": [3, 4], "data_offsets": [0, 48]},
      "a.bias":   {"dtype": "F32", "shape": [4],    "data_offsets": [48, 64]}}
-    -> 3 * 4 + 4 = 16 parameters, 64 bytes
+    -> 3 * 4 + 4 = 16 parameters, 64 bytes (integer tensors, such as position ids, are counted
+       as tensors and bytes but not as parameters)
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MAX_HEADER_BYTES = 100_000_000  # the format's own limit; a larger length means a broken file
+FLOAT_DTYPES = ("F", "BF")  # F16, F32, F64, F8_E4M3, ...; BF16 (I64, U8, BOOL are buffers)
 
 
 @dataclass(frozen=True)
 class TensorCounts:
     tensors: int = 0
-    parameters: int = 0  # sum of numel over tensors
+    # sum of numel over floating-point tensors: integer buffers saved beside the weights (BERT's
+    # `position_ids`, 0..511 as I64) are no parameters
+    parameters: int = 0
     data_bytes: int = 0  # bytes of tensor data (the file is this plus the header)
 
 
@@ -53,15 +57,17 @@ def count_tensors(header: dict) -> TensorCounts:
 
     >>> count_tensors({"__metadata__": {"format": "pt"},
     ...                "a.weight": {"dtype": "F32", "shape": [3, 4], "data_offsets": [0, 48]},
-    ...                "a.bias": {"dtype": "F32", "shape": [4], "data_offsets": [48, 64]}})
-    TensorCounts(tensors=2, parameters=16, data_bytes=64)
+    ...                "a.bias": {"dtype": "F32", "shape": [4], "data_offsets": [48, 64]},
+    ...                "ids": {"dtype": "I64", "shape": [1, 2], "data_offsets": [64, 80]}})
+    TensorCounts(tensors=3, parameters=16, data_bytes=80)
     """
     tensors = parameters = data_bytes = 0
     for name, entry in header.items():
         if name == "__metadata__" or not isinstance(entry, dict):
             continue
         tensors += 1
-        parameters += math.prod(int(size) for size in entry.get("shape", ()))
+        if str(entry.get("dtype", "")).startswith(FLOAT_DTYPES):
+            parameters += math.prod(int(size) for size in entry.get("shape", ()))
         begin, end = entry.get("data_offsets", (0, 0))
         data_bytes += int(end) - int(begin)
     return TensorCounts(tensors, parameters, data_bytes)

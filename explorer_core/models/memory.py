@@ -6,9 +6,9 @@ Two pieces:
   recently used, a budget and the bytes about to be added, which to drop (oldest first) so the
   total fits. A model larger than the whole budget still loads (the size check of `checks`
   already refused what is too big) and everything else makes room for it.
-- `ModelMemory`, the server's one instance (``st.cache_resource`` creates it once per process):
-  ``get(key, load)`` returns the cached model or loads it, evicting by `choose_evictions`; ``sizes()``
-  gives bytes per model for the health figures.
+- `ModelMemory`, the server's one instance (``st.cache_resource`` creates it once per
+  process): ``get(key, load)`` returns the cached model or loads it, evicting by
+  `choose_evictions`; ``sizes()`` gives bytes per model for the health figures.
 
 Worked example (budget 100; a 30, b 50 loaded, a used least recently; c of 40 arrives)::
 

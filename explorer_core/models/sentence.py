@@ -176,5 +176,5 @@ def sentence_vectors(
     prompt_length: int = 0,
     dense_weights: DenseWeights = (),
 ) -> torch.Tensor:
-    """`pool`, then `finish`: what ``SentenceTransformer.encode`` returns for these token vectors."""
+    """`pool`, then `finish`: what ``SentenceTransformer.encode`` returns for these tokens."""
     return finish(pipeline, pool(pipeline, hidden, attention_mask, prompt_length), dense_weights)

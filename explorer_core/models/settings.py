@@ -20,7 +20,7 @@ from pathlib import Path
 
 from explorer_core.runtime import whole_number_setting
 
-DEFAULT_MAX_MB = 1500  # a 335M-parameter float32 encoder (bert-large) is ~1340 MB; more is no lesson
+DEFAULT_MAX_MB = 1500  # bert-large (335M parameters, float32) is ~1340 MB; more teaches no more
 
 # The families the readable encoder runs (explorer_core.bert.families reads each config.json).
 # subtle: kept here as a constant so this package does not depend on families.py yet; when both
