@@ -278,3 +278,58 @@ def test_the_pickle_check_also_holds_in_the_cache(env):
     (snapshot / "model.safetensors").unlink()
     (snapshot / "pytorch_model.bin").write_bytes(b"\x80\x04")
     assert "only pickle weights (pytorch_model.bin)" in refused(MINILM_REPO)
+
+
+def test_a_float16_checkpoint_is_sized_as_the_float32_it_becomes(env, monkeypatch):
+    import torch
+    from safetensors.torch import save_file
+
+    monkeypatch.setenv("EXPLORER_MODEL_MAX_MB", "1")
+    folder = env / "allowed" / "half"
+    tiny_model(folder)
+    save_file({"w": torch.zeros(300_000, dtype=torch.float16)}, str(folder / "model.safetensors"))
+    assert (folder / "model.safetensors").stat().st_size < 700_000  # 0.6 MB on disk
+    assert "1.2 MB of weights" in refused(str(folder))  # 300,000 parameters * 4 bytes
+
+
+def test_sharded_weights_follow_their_index(env):
+    import torch
+    from safetensors.torch import save_file
+
+    from tests.model_folders import write_json
+
+    folder = env / "allowed" / "sharded"
+    tiny_model(folder)
+    (folder / "model.safetensors").unlink()
+    save_file({"a": torch.zeros(3, 4)}, str(folder / "model-00001-of-00002.safetensors"))
+    save_file({"b": torch.zeros(5)}, str(folder / "model-00002-of-00002.safetensors"))
+    save_file({"c": torch.zeros(7)}, str(folder / "unrelated.safetensors"))
+    shards = ["model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"]
+    index = {"weight_map": {"a": shards[0], "b": shards[1]}}
+    write_json(folder / "model.safetensors.index.json", index)
+    found = locate(str(folder))
+    assert [p.name for p in found.model.weights] == shards  # unrelated.safetensors is not read
+    assert found.parameters == 12 + 5
+    (folder / "model-00002-of-00002.safetensors").unlink()
+    assert "lacks the shards model-00002-of-00002.safetensors" in refused(str(folder))
+
+
+def test_a_broken_safetensors_file_is_refused(env):
+    folder = env / "allowed" / "broken"
+    tiny_model(folder)
+    (folder / "model.safetensors").write_bytes(b"\xff" * 64)
+    assert "not a safetensors file" in refused(str(folder))
+
+
+def test_a_cache_laid_out_with_blobs_and_symlinks(env):
+    """huggingface_hub's own layout: snapshot files are relative links into ../../blobs."""
+    cache, snapshot = minilm_cache(env)
+    blobs = snapshot.parents[1] / "blobs"
+    blobs.mkdir()
+    for path in sorted(snapshot.iterdir()):
+        if path.is_file():
+            blob = blobs / f"{abs(hash(path.name)):x}"
+            path.rename(blob)
+            path.symlink_to(os.path.relpath(blob, snapshot))
+    found = locate(MINILM_REPO)
+    assert found.folder == snapshot.resolve() and found.parameters == 22_713_216

@@ -25,7 +25,6 @@ from pathlib import Path
 
 from explorer_core.models.card import read_card
 from explorer_core.models.checks import check_folder
-from explorer_core.models.header import count_files
 from explorer_core.models.locate import COMMIT, cached_snapshot
 from explorer_core.models.pipeline import read_pipeline
 from explorer_core.models.settings import ModelRefused, hub_cache_dir, model_dirs
@@ -39,6 +38,7 @@ class CatalogEntry:
     family: str = ""  # config.json's model_type
     size_bytes: int = 0  # every file of the folder on disk
     parameters: int = 0  # from the safetensors headers
+    memory_bytes: int = 0  # what loading it costs (float32)
     hidden_size: int | None = None
     num_hidden_layers: int | None = None
     max_position_embeddings: int | None = None
@@ -88,8 +88,7 @@ def describe(folder: Path, reference: str, kind: str) -> CatalogEntry:
             "sentence_transformers": (folder / "modules.json").is_file()}  # fmt: skip
     try:
         model = check_folder(folder)
-        counts = count_files(model.weights)
-    except (ModelRefused, ValueError, OSError) as err:
+    except (ModelRefused, OSError) as err:
         config = _config(folder)
         return CatalogEntry(**base, family=str(config.get("model_type", "")), refused=str(err))
     config = model.config
@@ -102,7 +101,8 @@ def describe(folder: Path, reference: str, kind: str) -> CatalogEntry:
     return CatalogEntry(
         **base,
         family=model.model_type,
-        parameters=counts.parameters,
+        parameters=model.parameters,
+        memory_bytes=model.memory_bytes,
         hidden_size=_first(config, "hidden_size", "dim", "d_model"),
         num_hidden_layers=_first(config, "num_hidden_layers", "n_layers"),
         max_position_embeddings=_first(config, "max_position_embeddings"),

@@ -10,8 +10,9 @@ Each refusal is a `ModelRefused` whose message is one line saying what to do. In
             ``*.ckpt``, ``*.pth``) are refused with how to convert them, since unpickling can run
             any code.
 5. family   ``model_type`` is one the readable encoder supports.
-6. size     the weights fit the memory setting (``EXPLORER_MODEL_MAX_MB``), judged from file sizes
-            before a byte is loaded.
+6. size     the weights fit the memory setting (``EXPLORER_MODEL_MAX_MB``), judged before a byte
+            is loaded: the larger of the files' size and 4 bytes per parameter (the encoder
+            holds float32, so a float16 checkpoint doubles), parameters read from the headers.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from explorer_core.models.header import TensorCounts, count_files
 from explorer_core.models.settings import (
     SUPPORTED_MODEL_TYPES,
     ModelRefused,
@@ -39,9 +41,15 @@ class ModelFolder:
 
     folder: Path
     model_type: str
-    weights: tuple[Path, ...]  # the top-level *.safetensors (one file, or the shards)
+    weights: tuple[Path, ...]  # model.safetensors, or the shards its index names
     weight_bytes: int  # their size on disk
+    parameters: int = 0  # floating-point numbers in them, from the headers
     config: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def memory_bytes(self) -> int:
+        """What loading costs: the encoder holds float32, so a float16 file doubles in memory."""
+        return max(self.weight_bytes, 4 * self.parameters)
 
 
 def _inside(path: Path, roots: tuple[Path, ...]) -> bool:
@@ -63,10 +71,12 @@ def _walk_inside(folder: Path, roots: tuple[Path, ...]) -> tuple[Path, tuple[str
     if not real.is_dir():
         raise ModelRefused(f"{folder} is not a folder: give the folder that holds config.json")
     files: list[str] = []
+    seen = 0
     # os.walk does not follow symlinked folders; each link's target is checked instead
     for here, dirs, names in os.walk(real):
         for name in (*dirs, *names):
-            if len(files) + len(dirs) > MAX_ENTRIES:
+            seen += 1
+            if seen > MAX_ENTRIES:
                 raise ModelRefused(f"{folder} holds over {MAX_ENTRIES} files: not a model folder")
             if not _inside(Path(here) / name, roots):
                 raise ModelRefused(f"{folder} links outside the allowed folders ({name})")
@@ -97,6 +107,20 @@ def _refuse_code(folder: Path, config: dict, files: tuple[str, ...]) -> None:
 
 
 def _weights(folder: Path) -> tuple[Path, ...]:
+    if (folder / "model.safetensors").is_file():
+        return (folder / "model.safetensors",)
+    index = folder / "model.safetensors.index.json"
+    if index.is_file():  # a sharded checkpoint: the index maps each tensor to its shard
+        try:
+            shards = sorted(
+                set(json.loads(index.read_text(encoding="utf-8"))["weight_map"].values())
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+            raise ModelRefused(f"{index.name} in {folder} is not a readable index ({err})") from err
+        missing = [name for name in shards if not (folder / name).is_file() or "/" in name]
+        if missing:
+            raise ModelRefused(f"{folder} lacks the shards {', '.join(missing)} its index names")
+        return tuple(folder / name for name in shards)
     safetensors = tuple(sorted(folder.glob("*.safetensors")))
     if safetensors:
         return safetensors
@@ -122,14 +146,21 @@ def check_family(config: dict, folder: Path | str = "") -> str:
     return model_type
 
 
-def check_size(weight_bytes: int, folder: Path | str = "", limit: int | None = None) -> None:
+def check_size(memory_bytes: int, folder: Path | str = "", limit: int | None = None) -> None:
     """Refuse weights over the memory setting, before loading them."""
     limit = max_model_bytes() if limit is None else limit
-    if weight_bytes > limit:
+    if memory_bytes > limit:
         raise ModelRefused(
-            f"{folder or 'this model'} has {megabytes(weight_bytes)} of weights, over this "
+            f"{folder or 'this model'} has {megabytes(memory_bytes)} of weights, over this "
             f"server's limit of {megabytes(limit)} (EXPLORER_MODEL_MAX_MB)"
         )
+
+
+def _count(weights: tuple[Path, ...], folder: Path) -> TensorCounts:
+    try:
+        return count_files(weights)
+    except (OSError, ValueError) as err:
+        raise ModelRefused(f"{folder}: {err}") from err
 
 
 def check_folder(folder: Path, roots: tuple[Path, ...] | None = None) -> ModelFolder:
@@ -140,5 +171,7 @@ def check_folder(folder: Path, roots: tuple[Path, ...] | None = None) -> ModelFo
     weights = _weights(real)
     model_type = check_family(config, real)
     weight_bytes = sum(path.stat().st_size for path in weights)
-    check_size(weight_bytes, real)
-    return ModelFolder(real, model_type, weights, weight_bytes, config)
+    counts = _count(weights, real)
+    model = ModelFolder(real, model_type, weights, weight_bytes, counts.parameters, config)
+    check_size(model.memory_bytes, real)
+    return model

@@ -62,12 +62,14 @@ def remote_weight_bytes(repo_id: str, revision: str | None) -> int | None:
         info = huggingface_hub.HfApi().model_info(repo_id, revision=revision, files_metadata=True)
     except Exception:  # the download itself reports what went wrong, in one line
         return None
-    sizes = [
-        sibling.size or 0
+    sizes = {
+        sibling.rfilename: sibling.size or 0
         for sibling in info.siblings or ()
         if sibling.rfilename.endswith(".safetensors") and "/" not in sibling.rfilename
-    ]
-    return sum(sizes) if sizes else None
+    }
+    if "model.safetensors" in sizes:  # the file `checks` loads when there is one
+        return sizes["model.safetensors"]
+    return sum(sizes.values()) if sizes else None
 
 
 def download_snapshot(

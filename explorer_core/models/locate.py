@@ -33,9 +33,9 @@ from explorer_core.models.checks import ModelFolder, check_folder
 from explorer_core.models.download import ProgressCallback, download_snapshot
 from explorer_core.models.settings import ModelRefused, downloads_allowed, hub_cache_dir
 
-_PART = r"[A-Za-z0-9](?:[\w.-]*[A-Za-z0-9_])?"  # the Hub's rule: no leading/trailing . or -
-HUB_NAME = re.compile(rf"(?:{_PART}/)?{_PART}")
-REVISION = re.compile(r"[\w.][\w./-]*")
+_PART = r"[A-Za-z0-9](?:[\w.-]{0,94}[A-Za-z0-9_])?"  # the Hub's rule: no leading/trailing . or -
+HUB_NAME = re.compile(rf"(?:{_PART}/)?{_PART}", re.ASCII)
+REVISION = re.compile(r"[\w.][\w./-]{0,199}", re.ASCII)
 COMMIT = re.compile(r"[0-9a-f]{40}")
 
 
@@ -60,7 +60,17 @@ class LocatedModel:
 
     @property
     def weight_bytes(self) -> int:
+        """The weight files' size on disk."""
         return self.model.weight_bytes
+
+    @property
+    def memory_bytes(self) -> int:
+        """What loading it costs (float32), the figure the size check compared."""
+        return self.model.memory_bytes
+
+    @property
+    def parameters(self) -> int:
+        return self.model.parameters
 
 
 def is_path_reference(reference: str) -> bool:
