@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -118,14 +119,14 @@ class FakeHub:
         files = tqdm_class(total=3, desc="Fetching 3 files")
         transfer = tqdm_class(total=0, initial=0, unit="B", desc="Downloading bytes")
         written = tqdm_class(total=0, initial=0, unit="B", desc="Reconstructing")
-        transfer.total = 3000
         for _ in range(3):
+            transfer.total += 1000  # the hub grows a total as it meets each file
             transfer.update(1000)
             written.update(1000)
             files.update(1)
         repo = os.path.join(cache_dir, "models--" + repo_id.replace("/", "--"))
         snapshot = os.path.join(repo, "snapshots", COMMIT)
-        tiny_model(__import__("pathlib").Path(snapshot))
+        tiny_model(Path(snapshot))
         os.makedirs(os.path.join(repo, "refs"), exist_ok=True)
         with open(os.path.join(repo, "refs", revision or "main"), "w") as ref:
             ref.write(COMMIT)
@@ -140,7 +141,8 @@ def fake_hub(env, monkeypatch):
     monkeypatch.setenv("EXPLORER_ALLOW_DOWNLOADS", "1")
     monkeypatch.setattr(huggingface_hub, "snapshot_download", hub)
     monkeypatch.setattr(huggingface_hub, "is_offline_mode", lambda: False)
-    monkeypatch.setattr(download_module, "remote_weight_bytes", lambda repo_id, revision: 3000)
+    sizes = {"model.safetensors": 2500, "config.json": 500, "modeling.py": 100}
+    monkeypatch.setattr(download_module, "remote_sizes", lambda repo_id, revision: sizes)
     return hub
 
 
@@ -150,7 +152,8 @@ def test_download_reports_bytes_and_lands_in_the_cache(fake_hub):
         "org/tiny", allow_download=True, progress=lambda done, total: seen.append((done, total))
     )
     assert found.downloaded and found.model_type == "bert"
-    assert seen == [(1000, 3000), (2000, 3000), (3000, 3000)]  # one bar, never jumping
+    # one bar, never jumping; the total is the Hub's sizes of the files fetched (not modeling.py)
+    assert seen == [(1000, 3000), (2000, 3000), (3000, 3000)]
     patterns = fake_hub.calls[0]["allow_patterns"]
     assert "*.safetensors" in patterns and not any(p.endswith((".py", ".bin")) for p in patterns)
     again = locate("org/tiny", allow_download=True)  # now cached: no second download
@@ -158,7 +161,9 @@ def test_download_reports_bytes_and_lands_in_the_cache(fake_hub):
 
 
 def test_download_too_large_is_refused_before_fetching(fake_hub, monkeypatch):
-    monkeypatch.setattr(download_module, "remote_weight_bytes", lambda r, v: 2_000_000_000)
+    monkeypatch.setattr(
+        download_module, "remote_sizes", lambda r, v: {"model.safetensors": 2 * 10**9}
+    )
     assert "2.0 GB" in refused("org/huge", allow_download=True)
     assert fake_hub.calls == []
 
@@ -333,3 +338,48 @@ def test_a_cache_laid_out_with_blobs_and_symlinks(env):
             path.symlink_to(os.path.relpath(blob, snapshot))
     found = locate(MINILM_REPO)
     assert found.folder == snapshot.resolve() and found.parameters == 22_713_216
+
+
+DOWNLOAD_SCRIPT = """
+import json
+from explorer_core.models import locate
+seen = []
+found = locate("org/tiny", allow_download=True, progress=lambda d, t: seen.append((d, t)))
+again = locate("org/tiny", allow_download=True)
+files = sorted(p.name for p in found.folder.iterdir())
+print(json.dumps({"seen": seen, "folder": str(found.folder), "downloaded": found.downloaded,
+                  "again": again.downloaded, "files": files}))
+"""
+
+
+@pytest.mark.slow
+def test_real_snapshot_download_from_a_local_hub_reports_progress(env, tmp_path):
+    """huggingface_hub's own snapshot_download (in a fresh process, HF_ENDPOINT read at import)
+    against tests/fake_hub.py on 127.0.0.1: bytes reported, monotonic, to the expected total;
+    no Python file fetched; the second locate finds the cache."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.fake_hub import COMMIT as HUB_COMMIT
+    from tests.fake_hub import serving
+
+    repo = tmp_path / "repo"
+    tiny_model(repo, card="---\nlanguage: en\n---\n")
+    (repo / "modeling_evil.py").write_text("raise SystemExit\n", encoding="utf-8")
+    expected = sum(p.stat().st_size for p in repo.iterdir() if p.suffix != ".py")
+    with serving(repo) as endpoint:
+        result = subprocess.run(
+            [sys.executable, "-c", DOWNLOAD_SCRIPT],
+            env={**os.environ, "HF_ENDPOINT": endpoint, "HF_HUB_OFFLINE": "0",
+                 "EXPLORER_ALLOW_DOWNLOADS": "1", "HF_HUB_DISABLE_TELEMETRY": "1"},
+            capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[1],
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    assert out["downloaded"] and not out["again"]
+    assert out["folder"].endswith(f"models--org--tiny/snapshots/{HUB_COMMIT}")
+    assert "modeling_evil.py" not in out["files"] and "model.safetensors" in out["files"]
+    done = [d for d, _ in out["seen"]]
+    assert done == sorted(done) and out["seen"][-1] == [expected, expected]
+    assert all(total == expected for _, total in out["seen"])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from fnmatch import fnmatch
 from pathlib import Path
 
 from tqdm.auto import tqdm
@@ -28,12 +29,14 @@ ProgressCallback = Callable[[int, int], None]  # (bytes done, bytes expected)
 ALLOW_PATTERNS = ("*.safetensors", "*.json", "*.txt", "*.model", "README.md")
 
 
-def progress_bar_class(report: ProgressCallback) -> type[tqdm]:
+def progress_bar_class(report: ProgressCallback, expected: int = 0) -> type[tqdm]:
     """A tqdm class for huggingface_hub's ``tqdm_class`` that hands byte counts to ``report``.
 
     huggingface_hub opens several bars (files done, bytes received, bytes written); the first
     bar counting bytes (``unit="B"``) to move is the one reported, so the numbers never jump
-    between bars. Nothing is printed.
+    between bars. Its total grows as files are discovered; ``expected`` (the files' sizes, when
+    the Hub told them beforehand) keeps ``done / total`` from falling back meanwhile. Nothing is
+    printed.
     """
     chosen: list[tqdm] = []  # the reported bar, shared by this class's instances
 
@@ -48,28 +51,43 @@ def progress_bar_class(report: ProgressCallback) -> type[tqdm]:
             if self.unit == "B" and (not chosen or chosen[0] is self):
                 if not chosen:
                     chosen.append(self)
-                report(int(self.n), int(self.total or 0))
+                done = int(self.n)
+                report(done, max(int(self.total or 0), expected, done))
             return shown
 
     return ByteProgress
 
 
-def remote_weight_bytes(repo_id: str, revision: str | None) -> int | None:
-    """Bytes of the top-level safetensors on the Hub, asked before downloading; None if unknown."""
+def remote_sizes(repo_id: str, revision: str | None) -> dict[str, int] | None:
+    """{file: bytes} of the repository on the Hub, asked before downloading; None if unknown."""
     import huggingface_hub
 
     try:
         info = huggingface_hub.HfApi().model_info(repo_id, revision=revision, files_metadata=True)
     except Exception:  # the download itself reports what went wrong, in one line
         return None
-    sizes = {
-        sibling.rfilename: sibling.size or 0
-        for sibling in info.siblings or ()
-        if sibling.rfilename.endswith(".safetensors") and "/" not in sibling.rfilename
-    }
-    if "model.safetensors" in sizes:  # the file `checks` loads when there is one
-        return sizes["model.safetensors"]
-    return sum(sizes.values()) if sizes else None
+    return {sibling.rfilename: sibling.size or 0 for sibling in info.siblings or ()}
+
+
+def weight_bytes(sizes: dict[str, int]) -> int:
+    """The bytes `checks` will weigh: model.safetensors, else every top-level safetensors.
+
+    >>> weight_bytes({"model.safetensors": 90, "onnx/model.safetensors": 80, "vocab.txt": 1})
+    90
+    """
+    top = {name: size for name, size in sizes.items() if name.endswith(".safetensors")
+           and "/" not in name}  # fmt: skip
+    return top.get("model.safetensors", sum(top.values()))
+
+
+def fetched_bytes(sizes: dict[str, int]) -> int:
+    """The bytes a download of `ALLOW_PATTERNS` brings (huggingface_hub matches with fnmatch).
+
+    >>> fetched_bytes({"model.safetensors": 90, "modeling.py": 5, "1_Pooling/config.json": 1})
+    91
+    """
+    return sum(size for name, size in sizes.items()
+               if any(fnmatch(name, pattern) for pattern in ALLOW_PATTERNS))  # fmt: skip
 
 
 def download_snapshot(
@@ -90,16 +108,16 @@ def download_snapshot(
             f"downloads are allowed but the Hub is offline (HF_HUB_OFFLINE=1), so {repo_id} "
             "cannot be fetched: start the server with HF_HUB_OFFLINE=0 or pre-download it"
         )
-    size = remote_weight_bytes(repo_id, revision)
-    if size is not None:
-        check_size(size, repo_id)
+    sizes = remote_sizes(repo_id, revision) or {}
+    check_size(weight_bytes(sizes), repo_id)  # file bytes: the parameters are not known yet
+    expected = fetched_bytes(sizes)
     try:
         folder = huggingface_hub.snapshot_download(
             repo_id,
             revision=revision,
             cache_dir=str(cache_dir),
             allow_patterns=list(ALLOW_PATTERNS),
-            tqdm_class=progress_bar_class(progress) if progress else None,
+            tqdm_class=progress_bar_class(progress, expected) if progress else None,
         )
     except Exception as err:  # network, missing, gated, disk: all one line for the page
         first = (str(err).strip().splitlines() or [""])[0]
