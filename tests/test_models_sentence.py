@@ -310,3 +310,24 @@ def test_dense_with_an_untrusted_activation_is_refused(tmp_path):
 def test_prompt_length_drops_only_a_trailing_special_token():
     assert prompt_length([101, 23032, 1024, 102], {101, 102}) == 3
     assert prompt_length([5, 6], {101, 102}) == 2
+
+
+def test_a_card_that_only_mentions_a_query_gets_no_prompts(tmp_path):
+    folder = tmp_path / "m"
+    tiny_model(folder, card='---\nlanguage: en\n---\nType a query: "cats" and see.\n')
+    write_sentence_files(folder)
+    pipeline = read_pipeline(folder)
+    assert (pipeline.prompts, pipeline.notes) == ((), ())
+
+
+def test_a_default_prompt_that_is_not_among_the_prompts_is_dropped_with_a_note(tmp_path):
+    folder = tmp_path / "m"
+    tiny_model(folder)
+    write_sentence_files(folder, prompts={"query": "query: "})
+    config = read_json(folder / "config_sentence_transformers.json")
+    write_json(
+        folder / "config_sentence_transformers.json", {**config, "default_prompt_name": "qa"}
+    )
+    pipeline = read_pipeline(folder)
+    assert pipeline.default_prompt_name is None and pipeline.prompt() == ""
+    assert pipeline.notes == ("the default prompt 'qa' is not among the prompts: none is used",)

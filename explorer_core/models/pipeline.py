@@ -46,14 +46,12 @@ DENSE_ACTIVATIONS = {
     "torch.nn.modules.activation.GELU": "gelu",
     "torch.nn.modules.activation.Sigmoid": "sigmoid",
 }
-# Prefixes model cards ask for, by the name a prompt gets: (name, text)
+# Prefixes model cards ask for, each family's set found only whole: {prompt name: text}
 CARD_PREFIXES = (
-    ("query", "query: "),
-    ("passage", "passage: "),
-    ("search_query", "search_query: "),
-    ("search_document", "search_document: "),
-    ("query", "Represent this sentence for searching relevant passages: "),
-    ("query", "为这个句子生成表示以用于检索相关文章："),
+    {"query": "query: ", "passage": "passage: "},  # e5
+    {"search_query": "search_query: ", "search_document": "search_document: "},  # nomic
+    {"query": "Represent this sentence for searching relevant passages: "},  # bge (English)
+    {"query": "为这个句子生成表示以用于检索相关文章："},  # bge (Chinese)
 )
 
 
@@ -112,6 +110,20 @@ def _json(path: Path) -> dict | list | None:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise ModelRefused(f"{path.name} in {path.parent} is not readable JSON ({err})") from err
+
+
+def _object(path: Path) -> dict:
+    """A JSON file that should hold an object; {} when it is missing or holds something else."""
+    data = _json(path)
+    return data if isinstance(data, dict) else {}
+
+
+def _default_prompt(name: object, prompts: dict) -> tuple[str | None, tuple[str, ...]]:
+    if not name:
+        return None, ()
+    if name not in prompts:  # sentence-transformers refuses to load such a model
+        return None, (f"the default prompt {name!r} is not among the prompts: none is used",)
+    return str(name), ()
 
 
 def pooling_from_config(config: dict) -> tuple[tuple[str, ...], bool]:
@@ -200,7 +212,10 @@ def _card_notes(folder: Path, prompts: dict) -> tuple[dict, tuple[str, ...]]:
     if prompts:
         return prompts, ()
     text = read_card(folder).text
-    asked = {name: prefix for name, prefix in CARD_PREFIXES if prefix in text}
+    asked = {}
+    for family in CARD_PREFIXES:
+        if all(prefix in text for prefix in family.values()):
+            asked.update(family)
     if not asked:
         return prompts, ()
     shown = " / ".join(repr(prefix) for prefix in asked.values())
@@ -211,12 +226,32 @@ def _card_notes(folder: Path, prompts: dict) -> tuple[dict, tuple[str, ...]]:
     return asked, (note,)
 
 
+def _pooling(folder: Path, steps: dict) -> tuple[tuple[str, ...], bool, list[str], list[str]]:
+    """(modes, include_prompt, files read, notes) of the Pooling step (mean when unsaid)."""
+    if steps["pooling"] is None:
+        return ("mean",), True, [], []
+    config = _json(folder / steps["pooling"] / "config.json")
+    if not isinstance(config, dict):
+        return ("mean",), True, [], ["the Pooling step has no config.json: mean pooling"]
+    modes, include_prompt = pooling_from_config(config)
+    return modes, include_prompt, [f"{steps['pooling']}/config.json"], []
+
+
+def _prompts(folder: Path, st_config: dict) -> tuple[dict, str | None, tuple[str, ...]]:
+    """(prompts, default prompt name, notes): the files' prompts, else the card's prefixes."""
+    files_prompts = st_config.get("prompts")
+    files_prompts = files_prompts if isinstance(files_prompts, dict) else {}
+    default, default_notes = _default_prompt(st_config.get("default_prompt_name"), files_prompts)
+    prompts, card_notes = _card_notes(folder, files_prompts)
+    return prompts, default, (*default_notes, *card_notes)
+
+
 def read_pipeline(folder: Path) -> SentencePipeline:
     """The sentence pipeline of ``folder`` (see the module's doc for what is read)."""
     folder = Path(folder)
-    source, notes = [], []
     modules = _json(folder / "modules.json")
     steps = {"pooling": None, "dense": [], "normalize": False}
+    source, notes = [], []
     if isinstance(modules, list) and modules:
         source.append("modules.json")
         steps = _steps(folder, modules)
@@ -225,21 +260,15 @@ def read_pipeline(folder: Path) -> SentencePipeline:
             "no sentence-transformers files: mean pooling without normalisation "
             "(sentence-transformers' default for a plain transformers model)"
         )
-    modes, include_prompt = ("mean",), True
-    if steps["pooling"] is not None:
-        pooling_config = _json(folder / steps["pooling"] / "config.json")
-        if isinstance(pooling_config, dict):
-            source.append(f"{steps['pooling']}/config.json")
-            modes, include_prompt = pooling_from_config(pooling_config)
-        else:
-            notes.append("the Pooling step has no config.json: mean pooling (its default)")
-    st_config = _json(folder / "config_sentence_transformers.json") or {}
-    bert_config = _json(folder / "sentence_bert_config.json") or {}
+    modes, include_prompt, pooling_source, pooling_notes = _pooling(folder, steps)
+    st_config = _object(folder / "config_sentence_transformers.json")
+    bert_config = _object(folder / "sentence_bert_config.json")
+    source += pooling_source
     source += [name for name, data in (
         ("config_sentence_transformers.json", st_config),
         ("sentence_bert_config.json", bert_config),
     ) if data]  # fmt: skip
-    prompts, card_notes = _card_notes(folder, dict(st_config.get("prompts") or {}))
+    prompts, default, prompt_notes = _prompts(folder, st_config)
     max_seq_length = bert_config.get("max_seq_length")
     return SentencePipeline(
         pooling_modes=modes,
@@ -247,10 +276,10 @@ def read_pipeline(folder: Path) -> SentencePipeline:
         dense=tuple(steps["dense"]),
         normalize=steps["normalize"],
         prompts=tuple((str(k), str(v)) for k, v in prompts.items()),
-        default_prompt_name=st_config.get("default_prompt_name") or None,
-        similarity_fn_name=st_config.get("similarity_fn_name") or "cosine",
+        default_prompt_name=default,
+        similarity_fn_name=str(st_config.get("similarity_fn_name") or "cosine"),
         max_seq_length=int(max_seq_length) if max_seq_length else None,
         do_lower_case=bool(bert_config.get("do_lower_case", False)),
         source=tuple(source),
-        notes=(*notes, *card_notes),
+        notes=(*notes, *pooling_notes, *prompt_notes),
     )
