@@ -383,3 +383,12 @@ def test_real_snapshot_download_from_a_local_hub_reports_progress(env, tmp_path)
     done = [d for d, _ in out["seen"]]
     assert done == sorted(done) and out["seen"][-1] == [expected, expected]
     assert all(total == expected for _, total in out["seen"])
+
+
+def test_cache_keys_name_the_version(env):
+    minilm_cache(env)
+    tiny_model(env / "allowed" / "good")
+    assert locate(f"{MINILM_REPO}@main").cache_key == f"{MINILM_REPO}@{COMMIT}"
+    assert locate(str(env / "allowed" / "good")).cache_key == str(
+        (env / "allowed" / "good").resolve()
+    )

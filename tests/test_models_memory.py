@@ -79,3 +79,22 @@ def test_budget_setting(monkeypatch):
     assert cache_budget_bytes() == 3000 * 10**6  # twice the 1500 MB model limit
     monkeypatch.setenv("EXPLORER_MODEL_CACHE_MB", "800")
     assert cache_budget_bytes() == 800 * 10**6
+
+
+def test_a_loaded_model_is_served_while_another_loads():
+    memory = ModelMemory(budget_bytes=10**9)
+    memory.get("small", lambda: "small model", size=len)
+    started, release = threading.Event(), threading.Event()
+
+    def slow_load():
+        started.set()
+        release.wait(10)
+        return "big model"
+
+    loader = threading.Thread(target=memory.get, args=("big", slow_load, len))
+    loader.start()
+    assert started.wait(10)
+    assert memory.get("small", lambda: "reloaded", size=len) == "small model"  # no waiting
+    release.set()
+    loader.join(10)
+    assert memory.sizes() == {"small": 11, "big": 9}

@@ -72,6 +72,11 @@ class LocatedModel:
     def parameters(self) -> int:
         return self.model.parameters
 
+    @property
+    def cache_key(self) -> str:
+        """One key per model version: ``org/name@commit`` from the cache, else the folder."""
+        return f"{self.repo_id}@{self.commit}" if self.kind == "hub" else str(self.folder)
+
 
 def is_path_reference(reference: str) -> bool:
     """Whether ``reference`` names a folder rather than a Hub name.

@@ -66,31 +66,43 @@ def choose_evictions(
 
 
 class ModelMemory:
-    """Loaded models by key (e.g. a `LocatedModel`'s reference and commit), least recently used
-    evicted first when the budget is exceeded. Thread-safe: one lock; a model is loaded once
-    even when several sessions ask at the same moment (loads run one at a time, which on a small
-    server is what memory wants anyway)."""
+    """Loaded models by key (`LocatedModel.cache_key`), least recently used evicted first when
+    the budget is exceeded. Thread-safe. A model is loaded once even when several sessions ask at
+    the same moment; loads run one at a time (on a small server, what memory wants), while a
+    session asking for a model already loaded never waits for someone else's load."""
 
     def __init__(self, budget_bytes: int | None = None) -> None:
         self.budget_bytes = cache_budget_bytes() if budget_bytes is None else budget_bytes
         self._models: OrderedDict[str, tuple[Any, int]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards _models and evicted; held only for bookkeeping
+        self._load_lock = threading.Lock()  # one load at a time
         self.evicted: list[str] = []  # every key evicted so far, oldest first (for the health page)
+
+    def _cached(self, key: str) -> tuple[bool, Any]:
+        with self._lock:
+            if key not in self._models:
+                return False, None
+            self._models.move_to_end(key)
+            return True, self._models[key][0]
 
     def get(self, key: str, load: Callable[[], Any], size: Callable[[Any], int] | None = None):
         """The model under ``key``, calling ``load()`` when it is not cached (its bytes measured
         by ``size``, `parameter_bytes` unless given)."""
-        with self._lock:
-            if key in self._models:
-                self._models.move_to_end(key)
-                return self._models[key][0]
+        found, model = self._cached(key)
+        if found:
+            return model
+        with self._load_lock:
+            found, model = self._cached(key)  # loaded by another session while we waited
+            if found:
+                return model
             model = load()
             nbytes = (size or parameter_bytes)(model)
-            loaded = [(k, b) for k, (_, b) in self._models.items()]
-            for old in choose_evictions(loaded, self.budget_bytes, nbytes):
-                del self._models[old]
-                self.evicted.append(old)
-            self._models[key] = (model, nbytes)
+            with self._lock:
+                loaded = [(k, b) for k, (_, b) in self._models.items()]
+                for old in choose_evictions(loaded, self.budget_bytes, nbytes):
+                    del self._models[old]
+                    self.evicted.append(old)
+                self._models[key] = (model, nbytes)
             return model
 
     def sizes(self) -> dict[str, int]:
