@@ -61,6 +61,7 @@ def test_catalogue_lists_the_cache_and_the_allowed_folders(machine):
             minilm.vocab_size) == (384, 6, 512, 30522)  # fmt: skip
     assert (minilm.languages, minilm.license) == (("en",), "apache-2.0")
     assert (minilm.sentence_transformers, minilm.pooling, minilm.normalize) == (True, "mean", True)
+    assert minilm.tokenizer_files == ("tokenizer.json", "vocab.txt")
     assert minilm.size_bytes > (machine["snapshot"] / "model.safetensors").stat().st_size
 
 
@@ -72,6 +73,7 @@ def test_fake_models_facts(machine):
     assert (roberta.hidden_size, roberta.num_hidden_layers, roberta.vocab_size) == (12, 3, 50)
     assert bert.languages == ("en", "zh") and roberta.languages == ("zh",)
     assert (bert.license, bert.pipeline_tag) == ("mit", "feature-extraction")
+    assert bert.tokenizer_files == ()  # the fake models carry none
     assert (bert.sentence_transformers, bert.pooling) == (False, "mean")
     assert "mean pooling without normalisation" in bert.notes[0]
     assert (roberta.sentence_transformers, roberta.pooling, roberta.normalize) == (

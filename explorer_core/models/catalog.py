@@ -29,6 +29,9 @@ from explorer_core.models.locate import COMMIT, cached_snapshot
 from explorer_core.models.pipeline import read_pipeline
 from explorer_core.models.settings import ModelRefused, hub_cache_dir, model_dirs
 
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "merges.txt", "sentencepiece.bpe.model",
+                   "spiece.model", "tokenizer.model")  # fmt: skip
+
 
 @dataclass(frozen=True)
 class CatalogEntry:
@@ -47,6 +50,7 @@ class CatalogEntry:
     license: str = ""
     pipeline_tag: str = ""
     sentence_transformers: bool = False  # has modules.json
+    tokenizer_files: tuple[str, ...] = ()  # those of TOKENIZER_FILES present (none: no tokenizer)
     pooling: str = ""  # e.g. "mean", "cls"; "" when refused
     normalize: bool = False
     refused: str = ""  # why the checks refuse it; "" when it may be opened
@@ -79,13 +83,25 @@ def _config(folder: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
+def _cheap_facts(folder: Path, reference: str, kind: str) -> dict:
+    """What every entry shows, refused or not: the folder's size, card and file kinds."""
+    card = read_card(folder)
+    return {
+        "folder": folder,
+        "reference": reference,
+        "kind": kind,
+        "size_bytes": _disk_bytes(folder),
+        "languages": card.languages,
+        "license": card.license,
+        "pipeline_tag": card.pipeline_tag,
+        "sentence_transformers": (folder / "modules.json").is_file(),
+        "tokenizer_files": tuple(name for name in TOKENIZER_FILES if (folder / name).is_file()),
+    }
+
+
 def describe(folder: Path, reference: str, kind: str) -> CatalogEntry:
     """One catalogue entry for ``folder``; a refused folder gets its reason and what is cheap."""
-    card = read_card(folder)
-    base = {"folder": folder, "reference": reference, "kind": kind,
-            "size_bytes": _disk_bytes(folder), "languages": card.languages,
-            "license": card.license, "pipeline_tag": card.pipeline_tag,
-            "sentence_transformers": (folder / "modules.json").is_file()}  # fmt: skip
+    base = _cheap_facts(folder, reference, kind)
     try:
         model = check_folder(folder)
     except (ModelRefused, OSError) as err:
