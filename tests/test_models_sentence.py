@@ -111,8 +111,14 @@ def test_dense_equals_sentence_transformers(minilm, tmp_path):
     from sentence_transformers import SentenceTransformer
 
     _, _, Dense = st_modules()
-    torch.manual_seed(0)  # only for sentence-transformers' own init of the reference layer
-    dense = Dense(384, 16, activation_function=torch.nn.Tanh())
+    generator = torch.Generator().manual_seed(0)
+    dense = Dense(
+        384,
+        16,
+        activation_function=torch.nn.Tanh(),
+        init_weight=torch.randn(16, 384, generator=generator) / 20,
+        init_bias=torch.randn(16, generator=generator),
+    )
     _, folder = minilm_cache(tmp_path, normalize=False)
     (folder / "2_Dense").mkdir()
     dense.save(str(folder / "2_Dense"))
