@@ -42,6 +42,7 @@ def test_core_never_imports_streamlit():
 LAYERS = (
     ("runtime", "tokenization"),
     ("bert",),
+    ("models",),
     ("inputs",),
     ("training",),
     ("analysis",),
