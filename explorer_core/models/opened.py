@@ -23,15 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import torch
+from torch import Tensor
+
+from explorer_core.bert.model import BertModel
+from explorer_core.inputs.vocab import BertVocab
 from explorer_core.models.download import ProgressCallback
 from explorer_core.models.locate import LocatedModel, locate
 from explorer_core.models.pipeline import SentencePipeline, read_pipeline
 from explorer_core.models.sentence import DenseWeights, load_dense, prompt_length, sentence_vectors
 from explorer_core.models.settings import ModelRefused
-from torch import Tensor
-
-from explorer_core.bert.model import BertModel
-from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
 
 
@@ -84,7 +84,12 @@ def open_model(
     ref: str, *, allow_download: bool = False, progress: ProgressCallback | None = None
 ) -> OpenedModel:
     """Locate, check and load `ref`; `ModelRefused` (one line) when it may not be opened."""
-    located = locate(ref, allow_download=allow_download, progress=progress)
+    return open_located(ref, locate(ref, allow_download=allow_download, progress=progress))
+
+
+def open_located(ref: str, located: LocatedModel) -> OpenedModel:
+    """Load a model `locate` found and checked (load right after locating: the files are not
+    checked again)."""
     folder = located.folder
     tokenizer = _tokenizer(folder)
     try:
@@ -95,19 +100,17 @@ def open_model(
         raise ModelRefused(f"{located.reference}: {str(err).splitlines()[0]}") from err
     pipeline = read_pipeline(folder)
     label = located.reference if located.kind == "hub" else folder.name
-    return OpenedModel(
-        ref, label, located, model, tokenizer, pipeline, load_dense(folder, pipeline)
-    )
+    dense = load_dense(folder, pipeline)
+    return OpenedModel(ref, label, located, model, tokenizer, pipeline, dense)
 
 
 def encode_rows(opened: OpenedModel, texts: Sequence[str]) -> tuple[Tensor, Tensor]:
     """(input_ids, attention_mask), each (B, T), right-padded: the model's own special tokens."""
     tokenizer, vocab = opened.tokenizer, BertVocab.of(opened.tokenizer)
-    limit = min(
-        opened.pipeline.max_seq_length or 10**9, opened.model.config.max_position_embeddings
-    )
+    limit = min(opened.pipeline.max_seq_length or 10**9, opened.model.config.max_tokens)
     rows = []
     for text in texts:
+        text = text.lower() if opened.pipeline.do_lower_case else text
         if hasattr(tokenizer, "encode_with_specials"):
             ids = tokenizer.encode_with_specials(text)[0]
         else:

@@ -21,8 +21,9 @@ from explorer_core.bert.model import BertModel
 from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.files import taught_model
 from explorer_core.inputs.vocab import BertVocab
+from explorer_core.models.locate import locate
 from explorer_core.models.memory import ModelMemory
-from explorer_core.models.opened import OpenedModel, open_model
+from explorer_core.models.opened import OpenedModel, open_located
 from explorer_core.models.settings import ModelRefused
 from explorer_core.tokenization import Tokenizer
 from explorer_core.ui import settings
@@ -156,8 +157,10 @@ def memory() -> ModelMemory:
 
 
 def opened_model(ref: str) -> OpenedModel:
-    """`ref` opened once per server (every session shares it); ModelRefused when it may not be."""
-    return memory().get(ref, lambda: open_model(ref, allow_download=False),
+    """`ref` opened once per server (every session shares it); ModelRefused when it may not be.
+    Locating is cheap (a few stat calls), so a model whose snapshot changed is another model."""
+    located = locate(ref, allow_download=False)
+    return memory().get(located.cache_key, lambda: open_located(ref, located),
                         lambda opened: opened.parameter_bytes)  # fmt: skip
 
 
