@@ -1,11 +1,11 @@
 """Our encoder's forward against transformers' own, on base-sized BERT and ModernBERT.
 
-Both models get the same random weights (transformers builds the model, `BertModel.from_transformers`
-reads it in memory). For each model and length (batch 1, no padding) the forwards are timed
-interleaved: each round runs ours (tracing off: the fused SDPA path), theirs (its default
-attention, sdpa) and our full `trace_encoder`, `--repeat` calls each; the table gives the medians
-over `--rounds` rounds. ratio = theirs / ours, so >= 1.0 means ours is at least as fast;
-"trace" is what keeping every intermediate costs on top of our forward.
+Both models get the same random weights (transformers builds the model,
+`BertModel.from_transformers` reads it in memory). For each model and length (batch 1, no
+padding) the forwards are timed interleaved: each round runs ours (tracing off: the fused SDPA
+path), theirs (its default attention, sdpa) and our full `trace_encoder`, `--repeat` calls each;
+the table gives the medians over `--rounds` rounds. ratio = theirs / ours, so >= 1.0 means ours
+is at least as fast; "trace" is what keeping every intermediate costs on top of our forward.
 
     python bench/encoder_speed.py [--rounds 7] [--repeat 5] [--threads 2]
 """
@@ -18,6 +18,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -70,12 +71,12 @@ def measure(rounds: int, repeat: int) -> list[tuple[str, int, float, float, floa
         for length in LENGTHS:
             ids = torch.randint(5, 1000, (1, length), generator=torch.Generator().manual_seed(1))
             mask = torch.ones_like(ids)
+            calls = {
+                "ours": partial(ours, ids, mask),
+                "theirs": partial(theirs, input_ids=ids, attention_mask=mask),
+                "trace": partial(trace_encoder, ours, ids[0]),
+            }
             with torch.inference_mode():
-                calls = {
-                    "ours": lambda: ours(ids, mask),
-                    "theirs": lambda: theirs(input_ids=ids, attention_mask=mask),
-                    "trace": lambda: trace_encoder(ours, ids[0]),
-                }
                 got = median_times(calls, rounds, repeat)
             rows.append((name, length, got["ours"], got["theirs"], got["trace"]))
     return rows
@@ -88,8 +89,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    print(f"torch {torch.__version__}, transformers {transformers.__version__}, "
-          f"{args.threads} threads, median of {args.rounds} rounds x {args.repeat} calls")  # fmt: skip
+    versions = f"torch {torch.__version__}, transformers {transformers.__version__}"
+    print(f"{versions}, {args.threads} threads, median of {args.rounds} x {args.repeat} calls")
     print(f"{'model':<16} {'tokens':>6} {'ours ms':>8} {'theirs ms':>9} {'ratio':>6} "
           f"{'trace ms':>8} {'trace/ours':>10}")  # fmt: skip
     for name, length, ours, theirs, trace in measure(args.rounds, args.repeat):
