@@ -110,7 +110,7 @@ def hidden_states(
 ) -> tuple[Tensor, Tensor, Tensor]:
     """(states (L + 1, B, T, H), input_ids (B, T), attention_mask (B, T)) of `[CLS] text [SEP]`
     rows, padded and run in one batch (cut at the model's maximum length)."""
-    limit = model.config.max_position_embeddings
+    limit = model.config.max_tokens  # RoBERTa: 2 fewer than its table
     rows = BertVocab.of(tokenizer).encode(tokenizer, list(texts), max_length=limit)
     out = model(rows.input_ids, rows.attention_mask, output_hidden_states=True)
     return torch.stack(out.hidden_states), rows.input_ids, rows.attention_mask

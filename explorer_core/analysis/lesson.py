@@ -192,7 +192,7 @@ def run_sentence(model: BertModel, ids: tuple[int, ...] | list[int]) -> Sentence
 
     from explorer_core.bert.pooling import mean_pool
 
-    check_length(ids, model.config.max_position_embeddings)
+    check_length(ids, model.config.max_tokens)
     input_ids = torch.tensor([list(ids)])  # (1, T)
     mask = torch.ones_like(input_ids)  # (1, T)
     # subtle: model.train(flag) would set one flag on every submodule; restore each one's own

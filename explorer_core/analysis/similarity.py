@@ -43,7 +43,7 @@ class TextEncoder:
         if not texts:
             raise ValueError("Nothing to embed: the list of sentences is empty")
         vocab = BertVocab.of(self.tokenizer)
-        limit = min(self.max_length, self.model.config.max_position_embeddings)
+        limit = min(self.max_length, self.model.config.max_tokens)
         encoder = SentenceEncoder(self.model, pooling, normalize=True)
         out = []
         for i in range(0, len(texts), batch_size):

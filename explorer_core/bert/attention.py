@@ -11,6 +11,9 @@ The mask is additive: 0 where a query may look at a key, a huge negative number 
 Module and parameter names are transformers' (`attention.self.query`, `attention.output.dense`,
 ...), so a transformers BERT state dict loads as it is.
 
+A local layer (ModernBERT) also blocks every key farther than its window (`masks.window_keys`;
+the caller passes each layer its own mask, `masks.layer_mask`, so both paths below see it).
+
 Two paths give the same numbers (within 1e-5): the explicit one below, which returns the weights
 and the masked pre-softmax scores, and `F.scaled_dot_product_attention` (one fused kernel, much
 less memory) when neither is asked for.
@@ -25,50 +28,14 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from explorer_core.bert.config import BertConfig
+from explorer_core.bert.masks import additive_mask, allowed_keys, layer_mask, window_keys
 from explorer_core.bert.positional import RelativePositionBias, RotaryPositionEmbedding
 
-
-def allowed_keys(
-    attention_mask: Tensor | None, length: int, *, causal: bool = False
-) -> Tensor | None:
-    """Which key each query may look at, as booleans (B or 1, T or 1, T); None when all may.
-
-    `attention_mask` is (B, T) with 1 for a real token and 0 for padding (transformers' convention).
-    Padding removes key *columns*; the causal mask removes everything above the diagonal.
-
-    >>> allowed_keys(torch.tensor([[1, 1, 0]]), 3).int().tolist()
-    [[[1, 1, 0]]]
-    >>> allowed_keys(None, 3, causal=True).int().tolist()
-    [[[1, 0, 0], [1, 1, 0], [1, 1, 1]]]
-    """
-    allowed = None
-    if attention_mask is not None:
-        if attention_mask.dim() != 2 or attention_mask.shape[-1] != length:
-            raise ValueError(
-                f"attention_mask must be (batch, {length}), got {tuple(attention_mask.shape)}"
-            )
-        allowed = attention_mask.bool()[:, None, :]  # (B, 1, T): one row shared by every query
-    if causal:
-        lower = torch.ones(length, length, dtype=torch.bool).tril()[None]  # (1, T, T)
-        if attention_mask is not None:
-            lower = lower.to(attention_mask.device)
-        allowed = lower if allowed is None else allowed & lower  # (B, T, T)
-    return allowed
-
-
-def additive_mask(allowed: Tensor | None, dtype: torch.dtype = torch.float32) -> Tensor | None:
-    """Booleans (B, T|1, T) -> the additive mask (B, 1, T|1, T) that attention adds to its scores.
-
-    # subtle: the blocked value is the dtype's most negative number, not -inf (as in transformers):
-    # a row with every key blocked then gives uniform weights instead of NaN, and exp(min - max)
-    # is still exactly 0, so a blocked key gets weight 0. Masks are combined as booleans first,
-    # because min + min would overflow to -inf.
-    """
-    if allowed is None:
-        return None
-    blocked = torch.zeros(allowed.shape, dtype=dtype, device=allowed.device)
-    blocked.masked_fill_(~allowed, torch.finfo(dtype).min)
-    return blocked[:, None]  # (B, 1, T|1, T): broadcast over the heads
+__all__ = [  # the masks live in bert/masks.py; imported from here too, as before
+    "AttentionOutput", "BertAttention", "BertSelfAttention", "BertSelfOutput", "CellArithmetic",
+    "ResidualOutput", "additive_mask", "allowed_keys", "cell_arithmetic", "layer_mask",
+    "window_keys",
+]  # fmt: skip
 
 
 @dataclass
@@ -81,23 +48,31 @@ class AttentionOutput:
 
 
 class BertSelfAttention(nn.Module):
-    """Multi-head scaled dot-product self-attention (transformers' `attention.self`)."""
+    """Multi-head scaled dot-product self-attention (transformers' `attention.self`).
 
-    def __init__(self, config: BertConfig) -> None:
+    `layer_index` picks the layer's window and rotary base (ModernBERT's local and global layers);
+    `window` is None when every key is seen, else the farthest key distance the mask lets through.
+    """
+
+    def __init__(self, config: BertConfig, layer_index: int = 0) -> None:
         super().__init__()
         self.num_attention_heads = config.num_attention_heads
         self.attention_head_size = config.head_dim
         self.all_head_size = config.hidden_size
         self.scaling = self.attention_head_size**-0.5  # 1/√d keeps the scores' spread near 1
-        self.query = nn.Linear(config.hidden_size, self.all_head_size)
-        self.key = nn.Linear(config.hidden_size, self.all_head_size)
-        self.value = nn.Linear(config.hidden_size, self.all_head_size)
+        hidden, bias = config.hidden_size, config.attention_bias
+        self.query = nn.Linear(hidden, self.all_head_size, bias=bias)
+        self.key = nn.Linear(hidden, self.all_head_size, bias=bias)
+        self.value = nn.Linear(hidden, self.all_head_size, bias=bias)
         self.dropout = nn.Dropout(config.attention_probs_dropout_prob)
         self.position_embedding_type = config.position_embedding_type
+        self.window = config.layer_window(layer_index)
+        self.rope_base = None
         if config.position_embedding_type == "relative":
             self.relative_bias = RelativePositionBias(config.head_dim, config.relative_clip)
         if config.position_embedding_type == "rotary":
-            self.rotary = RotaryPositionEmbedding(config.head_dim, config.rope_base)
+            self.rope_base = config.layer_rope_base(layer_index)
+            self.rotary = RotaryPositionEmbedding(config.head_dim, self.rope_base)
 
     def _heads(self, x: Tensor) -> Tensor:
         batch, length, _ = x.shape  # (B, T, H) -> (B, heads, T, d)
@@ -175,13 +150,24 @@ class ResidualOutput(nn.Module):
     `LayerNorm`.
     """
 
-    def __init__(self, config: BertConfig, in_features: int) -> None:
+    def __init__(
+        self, config: BertConfig, in_features: int, *, bias: bool = True, norm: bool = True
+    ) -> None:
         super().__init__()
-        self.dense = nn.Linear(in_features, config.hidden_size)
-        self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
+        self.dense = nn.Linear(in_features, config.hidden_size, bias=bias)
+        # norm=False: no LayerNorm at all (ModernBERT's layer 0 reads its input as it is)
+        self.LayerNorm = None
+        if norm:
+            self.LayerNorm = nn.LayerNorm(
+                config.hidden_size, eps=config.layer_norm_eps, bias=config.norm_bias
+            )
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
         # pre-LN keeps the same LayerNorm but applies it to the sub-block's *input* (its caller)
         self.pre_norm = config.norm_placement == "pre"
+
+    def normalise_input(self, hidden_states: Tensor) -> Tensor:
+        """Pre-LN: what the sub-block reads, LN(x) (or x itself without a LayerNorm)."""
+        return hidden_states if self.LayerNorm is None else self.LayerNorm(hidden_states)
 
     def forward(self, hidden_states: Tensor, input_tensor: Tensor) -> Tensor:
         hidden_states = self.dropout(self.dense(hidden_states))  # (B, T, H)
@@ -193,22 +179,24 @@ class ResidualOutput(nn.Module):
 class BertSelfOutput(ResidualOutput):
     """Mix the heads back together (dense H -> H), the residual, then LayerNorm (post-LN)."""
 
-    def __init__(self, config: BertConfig) -> None:
-        super().__init__(config, config.hidden_size)
+    def __init__(self, config: BertConfig, layer_index: int = 0) -> None:
+        # ModernBERT's layer 0 has no LN1 (an Identity in transformers)
+        norm = config.first_attention_norm or layer_index > 0
+        super().__init__(config, config.hidden_size, bias=config.attention_bias, norm=norm)
 
 
 class BertAttention(nn.Module):
     """Self-attention plus its output projection, residual and LayerNorm (`layer.N.attention`)."""
 
-    def __init__(self, config: BertConfig) -> None:
+    def __init__(self, config: BertConfig, layer_index: int = 0) -> None:
         super().__init__()
-        self.self = BertSelfAttention(config)
-        self.output = BertSelfOutput(config)
+        self.self = BertSelfAttention(config, layer_index)
+        self.output = BertSelfOutput(config, layer_index)
 
     def attention_input(self, hidden_states: Tensor) -> Tensor:
         """What the self-attention sees: the layer input, normalised first under pre-LN."""
         if self.output.pre_norm:
-            return self.output.LayerNorm(hidden_states)
+            return self.output.normalise_input(hidden_states)
         return hidden_states
 
     def forward(

@@ -4,7 +4,9 @@ An embedding is a lookup: id 7 selects row 7 of the matrix E (vocab × d). `one_
 the same lookup as a matrix product one_hot(7) × E, which is exactly that row. `BertEmbeddings` adds
 token, position and segment vectors, then applies LayerNorm and dropout: what enters layer 1.
 Submodule names are transformers' (`word_embeddings`, `position_embeddings`,
-`token_type_embeddings`, `LayerNorm`, `dropout`) so its checkpoints load unchanged.
+`token_type_embeddings`, `LayerNorm`, `dropout`) so its checkpoints load unchanged. Two family
+switches act here: RoBERTa's positions (counted from pad_token_id + 1, pads at pad_token_id) and
+ALBERT's / ELECTRA's narrow embeddings (E wide, LayerNorm at E, then `projection` E -> H).
 """
 
 from __future__ import annotations
@@ -59,6 +61,18 @@ class SegmentEmbedding(nn.Embedding):
         return super().forward(token_type_ids)  # (..., d)
 
 
+def pad_aware_position_ids(input_ids: Tensor, padding_idx: int) -> Tensor:
+    """RoBERTa's positions (transformers' `create_position_ids_from_input_ids`, fairseq's
+    `make_positions`): real tokens count from padding_idx + 1, pad tokens get padding_idx.
+
+    >>> pad_aware_position_ids(torch.tensor([[5, 6, 7, 1, 1]]), padding_idx=1).tolist()
+    [[2, 3, 4, 1, 1]]
+    """
+    real = input_ids.ne(padding_idx).int()  # (B, T) 1 for a real token
+    # subtle: a running count, so a pad *inside* a row does not use up a position
+    return (torch.cumsum(real, dim=1).type_as(real) * real).long() + padding_idx
+
+
 def one_hot_lookup(ids: Tensor, weight: Tensor) -> tuple[Tensor, Tensor]:
     """The lookup as a product: (one_hot(ids), one_hot(ids) @ weight), equal to F.embedding.
 
@@ -78,13 +92,14 @@ class BertEmbeddings(nn.Module):
 
     Positions depend on `config.position_embedding_type`: "learned" is BERT's table, "sinusoidal"
     the fixed table under the same name; "relative" and "rotary" add nothing here (they act inside
-    attention), so `position_embeddings` is None.
+    attention), so `position_embeddings` is None. With `config.embedding_size` E the tables and the
+    LayerNorm are E wide and `projection` (E -> H) makes the vectors that enter layer 1.
     """
 
     def __init__(self, config: BertConfig) -> None:
         super().__init__()
         self.config = config
-        hidden = config.hidden_size
+        hidden = config.embedding_size or config.hidden_size  # E (ALBERT, ELECTRA) or H
         self.word_embeddings = TokenEmbedding(
             config.vocab_size, hidden, padding_idx=config.pad_token_id
         )
@@ -101,10 +116,14 @@ class BertEmbeddings(nn.Module):
         self.token_type_embeddings = (
             SegmentEmbedding(config.type_vocab_size, hidden) if config.type_vocab_size > 0 else None
         )
-        self.LayerNorm = (
-            nn.LayerNorm(hidden, eps=config.layer_norm_eps) if config.embedding_layer_norm else None
-        )
+        self.LayerNorm = None
+        if config.embedding_layer_norm:
+            self.LayerNorm = nn.LayerNorm(hidden, eps=config.layer_norm_eps, bias=config.norm_bias)
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
+        # ELECTRA's embeddings_project, ALBERT's encoder.embedding_hidden_mapping_in
+        self.projection = None
+        if config.embedding_size is not None:
+            self.projection = nn.Linear(config.embedding_size, config.hidden_size)
 
     @torch.no_grad()
     def init_weights(self, generator: torch.Generator) -> None:
@@ -116,12 +135,23 @@ class BertEmbeddings(nn.Module):
         self.word_embeddings.weight[self.config.pad_token_id].zero_()
         if self.LayerNorm is not None:
             nn.init.ones_(self.LayerNorm.weight)
-            nn.init.zeros_(self.LayerNorm.bias)
+            if self.LayerNorm.bias is not None:
+                nn.init.zeros_(self.LayerNorm.bias)
+        if self.projection is not None:
+            nn.init.normal_(self.projection.weight, 0.0, std, generator=generator)
+            nn.init.zeros_(self.projection.bias)
+
+    def position_ids(self, input_ids: Tensor) -> Tensor:
+        """The position id of every token, (B, T) or (1, T): 0 .. T-1 (BERT), or RoBERTa's
+        pad-aware count from pad_token_id + 1 (`pad_aware_position_ids`)."""
+        if self.config.pad_aware_positions:
+            return pad_aware_position_ids(input_ids, self.config.pad_token_id)
+        return torch.arange(input_ids.shape[1], device=input_ids.device)[None, :]
 
     def _parts(
         self, input_ids: Tensor, token_type_ids: Tensor | None, position_ids: Tensor | None
     ) -> tuple[Tensor, Tensor, Tensor]:
-        """The three (B, T, H) summands: token, position (0 if none), segment (0 if none)."""
+        """The three (B, T, E) summands: token, position (0 if none), segment (0 if none)."""
         if input_ids.dim() != 2:
             raise ValueError(
                 f"input_ids must have shape (batch, length), got {tuple(input_ids.shape)}"
@@ -131,7 +161,7 @@ class BertEmbeddings(nn.Module):
         position = zeros
         if self.position_embeddings is not None:
             if position_ids is None:
-                position_ids = torch.arange(input_ids.shape[1], device=input_ids.device)[None, :]
+                position_ids = self.position_ids(input_ids)
             position = self.position_embeddings(position_ids).to(token.dtype).expand_as(token)
         segment = zeros
         if self.token_type_embeddings is not None:
@@ -154,25 +184,31 @@ class BertEmbeddings(nn.Module):
         token, position, segment = self._parts(input_ids, token_type_ids, position_ids)
         # subtle: transformers adds token + segment first, then position; float addition is not
         # associative, so the same order keeps parity bit-close.
-        summed = token + segment + position  # (B, T, H)
-        return self.dropout(self._normalise(summed))
+        summed = token + segment + position  # (B, T, E)
+        embedded = self.dropout(self._normalise(summed))  # (B, T, E)
+        return embedded if self.projection is None else self.projection(embedded)  # (B, T, H)
 
     def components(
         self, input_ids: Tensor, token_type_ids: Tensor | None = None
     ) -> dict[str, Tensor]:
         """Every stage for the Sum page: token, position, segment, sum, output (after LayerNorm).
 
-        "output" is before dropout (dropout is off in eval mode anyway); each is (B, T, H).
+        "output" is before dropout (dropout is off in eval mode anyway); each is (B, T, E), E the
+        embedding width (H unless `embedding_size` is set). With a projection, "projected" is
+        the (B, T, H) vector that enters layer 1.
         """
         token, position, segment = self._parts(input_ids, token_type_ids, None)
         summed = token + segment + position
-        return {
+        parts = {
             "token": token,
             "position": position,
             "segment": segment,
             "sum": summed,
             "output": self._normalise(summed),
         }
+        if self.projection is not None:
+            parts["projected"] = self.projection(parts["output"])
+        return parts
 
 
 WORD_KEY = "embeddings.word_embeddings.weight"  # the key in a transformers BertModel checkpoint
@@ -234,7 +270,8 @@ def layer_norm_trace(x: Tensor, layer_norm: nn.LayerNorm | None) -> dict[str, Te
     mean = x.mean()
     std = torch.sqrt(x.var(unbiased=False) + layer_norm.eps)
     normalised = (x - mean) / std
-    gamma, beta = layer_norm.weight.detach(), layer_norm.bias.detach()
+    gamma = layer_norm.weight.detach()
+    beta = layer_norm.bias.detach() if layer_norm.bias is not None else torch.zeros_like(gamma)
     return {
         "mean": mean,
         "std": std,

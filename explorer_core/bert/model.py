@@ -4,92 +4,41 @@
     ├── embeddings   token + position + segment, LayerNorm        (explorer_core.bert.embeddings)
     ├── encoder.layer[N]                                           one BertLayer per layer
     │   ├── attention   self-attention, dense, residual, LayerNorm (explorer_core.bert.attention)
-    │   ├── intermediate  dense H -> I, GELU
+    │   ├── intermediate  dense H -> I, GELU (GeGLU: H -> 2I, act(input) ⊙ gate)
     │   └── output      dense I -> H, residual, LayerNorm
-    └── pooler       dense + tanh on the first token ([CLS])
+    └── pooler       dense + tanh on the first token ([CLS]); None without one
 
 Post-LN (BERT): x = LN(x + sublayer(x)). Pre-LN (GPT-2, many tutorials): x = x + sublayer(LN(x)),
-with one more LayerNorm after the last layer. `BertModel.from_transformers` loads a transformers
-`BertModel` checkpoint (folder with config.json and model.safetensors, or a model in memory).
+with one more LayerNorm after the last layer. `BertModel.from_transformers` loads a checkpoint of
+any family in `explorer_core.bert.families` (folder with config.json and model.safetensors, or a
+model in memory); the family's switches live in `BertConfig`, the names stay BERT's.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
-import torch.nn.functional as F
 from torch import Tensor, nn
 
 from explorer_core.bert.attention import (
-    AttentionOutput,
-    BertAttention,
     CellArithmetic,
-    ResidualOutput,
     additive_mask,
     allowed_keys,
     cell_arithmetic,
+    layer_mask,
 )
 from explorer_core.bert.config import BertConfig
 from explorer_core.bert.embeddings import BertEmbeddings
+from explorer_core.bert.families import weights_to_ours
+from explorer_core.bert.layer import ACTIVATIONS, BertIntermediate, BertLayer, BertOutput
 from explorer_core.bert.weights import load_weights, read_transformers
 
-__all__ = ["BertConfig", "BertEncoder", "BertLayer", "BertModel", "BertModelOutput", "BertPooler"]
-
-ACTIVATIONS: dict[str, Callable[[Tensor], Tensor]] = {
-    "gelu": F.gelu,  # exact erf GELU, as BERT and transformers' "gelu"
-    "gelu_new": lambda x: F.gelu(x, approximate="tanh"),
-    "relu": F.relu,
-    "silu": F.silu,
-}
-
-
-class BertIntermediate(nn.Module):
-    """The feed-forward block's first half: dense H -> I, then the activation (GELU)."""
-
-    def __init__(self, config: BertConfig) -> None:
-        super().__init__()
-        self.dense = nn.Linear(config.hidden_size, config.intermediate_size)
-        self.intermediate_act_fn = ACTIVATIONS[config.hidden_act]
-
-    def forward(self, hidden_states: Tensor) -> Tensor:
-        return self.intermediate_act_fn(self.dense(hidden_states))  # (B, T, I)
-
-
-class BertOutput(ResidualOutput):
-    """The feed-forward block's second half: dense I -> H, dropout, residual, LayerNorm."""
-
-    def __init__(self, config: BertConfig) -> None:
-        super().__init__(config, config.intermediate_size)
-
-
-class BertLayer(nn.Module):
-    """One Transformer encoder layer: attention, then the position-wise feed-forward block."""
-
-    def __init__(self, config: BertConfig) -> None:
-        super().__init__()
-        self.attention = BertAttention(config)
-        self.intermediate = BertIntermediate(config)
-        self.output = BertOutput(config)
-
-    def forward(
-        self,
-        hidden_states: Tensor,
-        attention_mask: Tensor | None = None,
-        position_ids: Tensor | None = None,
-        output_attentions: bool = False,
-        output_scores: bool = False,
-    ) -> AttentionOutput:
-        """(B, T, H) -> (B, T, H); `weights` and `scores` are the attention's when asked for."""
-        attended = self.attention(
-            hidden_states, attention_mask, position_ids, output_attentions, output_scores
-        )
-        x = attended.output  # (B, T, H)
-        ffn_input = self.output.LayerNorm(x) if self.output.pre_norm else x
-        out = self.output(self.intermediate(ffn_input), x)  # (B, T, H)
-        return AttentionOutput(out, attended.weights, attended.scores)
+__all__ = [
+    "ACTIVATIONS", "BertConfig", "BertEncoder", "BertIntermediate", "BertLayer", "BertModel",
+    "BertModelOutput", "BertOutput", "BertPooler",
+]  # fmt: skip
 
 
 @dataclass
@@ -97,21 +46,33 @@ class BertModelOutput:
     """BertModel's outputs; the tuples have one entry per layer (hidden_states: one more)."""
 
     last_hidden_state: Tensor  # (B, T, H)
-    pooler_output: Tensor  # (B, H): tanh(dense(hidden state of [CLS]))
+    pooler_output: Tensor | None  # (B, H): tanh(dense(h_[CLS])); None for a model without pooler
     hidden_states: tuple[Tensor, ...] | None = None  # embeddings, then each layer: (B, T, H)
     attentions: tuple[Tensor, ...] | None = None  # (B, heads, T, T) per layer
     scores: tuple[Tensor, ...] | None = None  # (B, heads, T, T) per layer, pre-softmax, masked
 
 
 class BertEncoder(nn.Module):
-    """The stack of layers; under pre-LN a final LayerNorm follows the last one."""
+    """The stack of layers; under pre-LN a final LayerNorm follows the last one.
+
+    With `shared_layers` (ALBERT) `layer` holds the *same* BertLayer num_hidden_layers times: one
+    set of weights, applied again and again.
+    """
 
     def __init__(self, config: BertConfig) -> None:
         super().__init__()
-        self.layer = nn.ModuleList(BertLayer(config) for _ in range(config.num_hidden_layers))
+        if config.shared_layers:
+            shared = BertLayer(config)
+            self.layer = nn.ModuleList([shared] * config.num_hidden_layers)
+        else:
+            self.layer = nn.ModuleList(
+                BertLayer(config, index) for index in range(config.num_hidden_layers)
+            )
         self.LayerNorm = None
         if config.norm_placement == "pre":
-            self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
+            self.LayerNorm = nn.LayerNorm(
+                config.hidden_size, eps=config.layer_norm_eps, bias=config.norm_bias
+            )
 
     def forward(
         self,
@@ -121,20 +82,24 @@ class BertEncoder(nn.Module):
         output_attentions: bool = False,
         output_hidden_states: bool = False,
         output_scores: bool = False,
+        local_mask: Tensor | None = None,
     ) -> tuple[Tensor, list[Tensor], list[Tensor], list[Tensor]]:
-        """-> (last hidden state, hidden states, weights, scores), the lists empty unless asked."""
+        """-> (last hidden state, hidden states, weights, scores), the lists empty unless asked.
+
+        `attention_mask` is the global layers' additive mask, `local_mask` the local layers'
+        (the same keys, then only those within the window; see attention.layer_mask).
+        """
         states, weights, scores = [hidden_states], [], []
         for layer in self.layer:
-            result = layer(
-                hidden_states, attention_mask, position_ids, output_attentions, output_scores
-            )
+            mask = attention_mask if layer.window is None else local_mask
+            result = layer(hidden_states, mask, position_ids, output_attentions, output_scores)
             hidden_states = result.output
             states.append(hidden_states)
             weights.append(result.weights)
             scores.append(result.scores)
         if self.LayerNorm is not None:
             hidden_states = self.LayerNorm(hidden_states)
-            states[-1] = hidden_states  # as GPT-2: the last entry is the normalised output
+            states[-1] = hidden_states  # as GPT-2 and ModernBERT: the last entry is normalised
         return (
             hidden_states,
             states if output_hidden_states else [],
@@ -165,7 +130,8 @@ def init_bert_weights(module: nn.Module, std: float, generator: torch.Generator)
                 nn.init.zeros_(sub.bias)
         elif isinstance(sub, nn.LayerNorm):
             nn.init.ones_(sub.weight)
-            nn.init.zeros_(sub.bias)
+            if sub.bias is not None:
+                nn.init.zeros_(sub.bias)
         elif isinstance(sub, nn.Embedding):  # relative-position tables inside attention
             nn.init.normal_(sub.weight, 0.0, std, generator=generator)
 
@@ -182,18 +148,19 @@ class BertModel(nn.Module):
         self.config = config
         self.embeddings = BertEmbeddings(config)
         self.encoder = BertEncoder(config)
-        self.pooler = BertPooler(config)
+        self.pooler = BertPooler(config) if config.add_pooling_layer else None
         if not initialize:
             return
         generator = torch.Generator().manual_seed(seed)
         init_bert_weights(self.encoder, config.initializer_range, generator)
-        init_bert_weights(self.pooler, config.initializer_range, generator)
+        if self.pooler is not None:
+            init_bert_weights(self.pooler, config.initializer_range, generator)
         self.embeddings.init_weights(generator)
 
     def _check(self, input_ids: Tensor, attention_mask: Tensor | None) -> None:
         if input_ids.dim() != 2:
             raise ValueError(f"input_ids must be (batch, length), got {tuple(input_ids.shape)}")
-        length, limit = input_ids.shape[1], self.config.max_position_embeddings
+        length, limit = input_ids.shape[1], self.config.max_tokens
         if length == 0:
             raise ValueError("the input is empty: give at least one token")
         if self.config.position_embedding_type == "learned" and length > limit:
@@ -217,14 +184,19 @@ class BertModel(nn.Module):
         embedded = self.embeddings(input_ids, token_type_ids, position_ids)  # (B, T, H)
         if attention_mask is not None and bool(attention_mask.all()):
             attention_mask = None  # nothing padded: skip the mask (the fused kernel runs faster)
-        allowed = allowed_keys(attention_mask, input_ids.shape[1], causal=causal)
+        length = input_ids.shape[1]
+        allowed = allowed_keys(attention_mask, length, causal=causal)
         mask = additive_mask(allowed, embedded.dtype)  # (B, 1, T|1, T) or None
+        local = None  # the local layers' mask (ModernBERT): the same keys, within the window
+        if self.config.local_attention is not None:
+            local = layer_mask(allowed, length, self.config.local_attention // 2, embedded.dtype)
         last, states, weights, scores = self.encoder(
-            embedded, mask, position_ids, output_attentions, output_hidden_states, output_scores
-        )
+            embedded, mask, position_ids, output_attentions, output_hidden_states, output_scores,
+            local_mask=local,
+        )  # fmt: skip
         return BertModelOutput(
             last_hidden_state=last,
-            pooler_output=self.pooler(last),
+            pooler_output=self.pooler(last) if self.pooler is not None else None,
             hidden_states=tuple(states) if output_hidden_states else None,
             attentions=tuple(weights) if output_attentions else None,
             scores=tuple(scores) if output_scores else None,
@@ -256,7 +228,7 @@ class BertModel(nn.Module):
         return cell_arithmetic(
             attention.self,
             attention.attention_input(hidden),
-            additive_mask(allowed, hidden.dtype),
+            layer_mask(allowed, ids.shape[1], attention.self.window, hidden.dtype),
             head=head,
             query=query,
             key=key,
@@ -264,11 +236,17 @@ class BertModel(nn.Module):
 
     @classmethod
     def from_transformers(cls, source: str | os.PathLike | nn.Module) -> BertModel:
-        """Load a transformers BertModel: a folder (config.json + model.safetensors) or a model.
+        """Load any supported family (bert/families.py: BERT, RoBERTa, XLM-R, DistilBERT, ALBERT,
+        ELECTRA, ModernBERT): a folder (config.json + model.safetensors, or a sharded
+        model.safetensors.index.json) or a transformers model in memory.
 
-        Only safetensors files are read (never pickles). The result is in eval mode.
+        Only safetensors files are read (never pickles). Task heads are left out; any other
+        unknown or missing weight is an error naming it. The result is in eval mode.
         """
         config, weights = read_transformers(source)
+        ours = weights_to_ours(config, weights)
+        if config.add_pooling_layer and not any(name.startswith("pooler.") for name in ours):
+            config = replace(config, add_pooling_layer=False)  # saved without (e.g. ...ForMaskedLM)
         model = cls(config, initialize=False)  # load_weights fails on any weight it does not set
-        load_weights(model, weights, drop_prefix="bert.", ignore=("cls.",))
+        load_weights(model, ours)
         return model.eval()

@@ -156,13 +156,17 @@ def _rotate_every_two(x: Tensor) -> Tensor:
     return torch.stack((-x2, x1), dim=-1).flatten(-2)
 
 
-def _rotate(x: Tensor, cos: Tensor, sin: Tensor, interleaved: bool) -> Tensor:
-    """Rotate every pair of x by its angle; cos/sin are (..., T, d/2) and broadcast over x."""
+def _widen(cos: Tensor, sin: Tensor, interleaved: bool) -> tuple[Tensor, Tensor]:
+    """(..., T, d/2) angle tables -> (..., T, d): each pair's angle on both of its members."""
     if interleaved:
-        cos, sin = cos.repeat_interleave(2, dim=-1), sin.repeat_interleave(2, dim=-1)
-        return x * cos + _rotate_every_two(x) * sin
-    cos, sin = torch.cat((cos, cos), dim=-1), torch.cat((sin, sin), dim=-1)
-    return x * cos + _rotate_half(x) * sin
+        return cos.repeat_interleave(2, dim=-1), sin.repeat_interleave(2, dim=-1)
+    return torch.cat((cos, cos), dim=-1), torch.cat((sin, sin), dim=-1)
+
+
+def _rotate(x: Tensor, cos: Tensor, sin: Tensor, interleaved: bool) -> Tensor:
+    """Rotate every pair of x by its angle; cos/sin are full width (..., T, d) (`_widen`)."""
+    turned = _rotate_every_two(x) if interleaved else _rotate_half(x)
+    return x * cos + turned * sin
 
 
 def _broadcast_to(x: Tensor, table: Tensor, positions: Tensor) -> Tensor:
@@ -196,7 +200,7 @@ def apply_rotary(
     angles = positions.to(torch.float64)[..., None] * inverse_frequencies(x.shape[-1], base)
     cos = _broadcast_to(x, torch.cos(angles).to(x.dtype), positions)
     sin = _broadcast_to(x, torch.sin(angles).to(x.dtype), positions)
-    return _rotate(x, cos, sin, interleaved)
+    return _rotate(x, *_widen(cos, sin, interleaved), interleaved)
 
 
 class RotaryPositionEmbedding(nn.Module):
@@ -233,4 +237,5 @@ class RotaryPositionEmbedding(nn.Module):
             self._build(max(needed, 2 * self.max_len))
         cos = _broadcast_to(q, self.cos_cached[positions].to(q.dtype), positions)
         sin = _broadcast_to(q, self.sin_cached[positions].to(q.dtype), positions)
+        cos, sin = _widen(cos, sin, self.interleaved)  # once for both queries and keys
         return _rotate(q, cos, sin, self.interleaved), _rotate(k, cos, sin, self.interleaved)

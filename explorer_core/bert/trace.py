@@ -25,7 +25,16 @@ Against `BertModel(..., output_hidden_states=True).hidden_states`: `layers[l].ou
 `hidden_states[l + 1]` for every layer of a post-LN model. Under pre-LN the model's last entry is
 the *final LayerNorm's* output (as GPT-2 reports it), so there `hidden_states[L]` equals
 `final_norm` and `layers[L - 1].output` is the stream before it. `EncoderTrace.hidden_states()`
-gives the model's tuple in both cases.
+gives the model's tuple in both cases (ModernBERT reports its final_norm the same way).
+
+Every family switch shows in the trace: a layer without LN1 (ModernBERT's layer 0) has
+`ln1.identity` (its `after` is its `before`); a GeGLU layer (`ffn_kind == "geglu"`) records both
+halves of its 2I-wide up-projection, `ffn_pre_activation` (the input half) and `ffn_gate`, with
+`ffn_activation = act(input half)` and `ffn_hidden = ffn_activation ⊙ ffn_gate`, what W_2 reads;
+a local layer has its `window` and `allowed_keys`; a rotary layer its `rope_base`. With narrow
+embeddings (ALBERT, ELECTRA) `EncoderTrace.embeddings` is what enters layer 1, after the E -> H
+projection, and `embedding_sum` / `embedding_norm` are the E-wide vectors before it. ALBERT's
+shared layer is traced once per application: L traces, one set of weights.
 """
 
 from __future__ import annotations
@@ -35,7 +44,7 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 
-from explorer_core.bert.attention import additive_mask, allowed_keys
+from explorer_core.bert.attention import allowed_keys, layer_mask
 from explorer_core.bert.model import BertLayer, BertModel
 
 
@@ -49,6 +58,7 @@ class NormStats:
     beta: Tensor  # (H,) the learned shift (LayerNorm.bias)
     before: Tensor  # (T, H) the LayerNorm's input
     after: Tensor  # (T, H) its output
+    identity: bool = False  # True: no LayerNorm here (ModernBERT's layer 0): after is before
 
 
 @dataclass(frozen=True)
@@ -76,6 +86,12 @@ class LayerTrace:
     ffn_input: Tensor  # (T, H) what the feed-forward block reads: attention_norm, or LN2(r1)
     queries: Tensor  # (heads, T, d) after rotary positions, if any
     keys: Tensor  # (heads, T, d)
+    ffn_kind: str = "mlp"  # "mlp": act(s W_1) W_2; "geglu": (act(s W_in) ⊙ s W_gate) W_2
+    ffn_gate: Tensor | None = None  # (T, I) GeGLU's gate half of the up-projection; MLP: None
+    ffn_hidden: Tensor | None = None  # (T, I) what W_2 reads: ffn_activation (⊙ ffn_gate)
+    window: int | None = None  # local layer: keys with |i - j| <= window; None: every key
+    allowed_keys: Tensor | None = None  # (T, T) bool: which keys each query could see
+    rope_base: float | None = None  # the rotary base of this layer; None without rotary
 
     @property
     def stream(self) -> Tensor:
@@ -88,10 +104,13 @@ class EncoderTrace:
     """One sentence through the whole encoder: embeddings, every layer, the final norm (pre-LN)."""
 
     tokens_ids: Tensor  # (T,)
-    embeddings: Tensor  # (T, H) what enters layer 0 (after the embeddings' LayerNorm)
+    embeddings: Tensor  # (T, H) what enters layer 0 (after LayerNorm and any E -> H projection)
     layers: tuple[LayerTrace, ...]
     final_norm: Tensor | None  # pre-LN: the final LayerNorm's output (T, H); post-LN: None
     causal: bool  # True: each token attended only to itself and the tokens before it
+    embedding_sum: Tensor | None = None  # (T, E) token + segment + position, before LayerNorm
+    embedding_norm: Tensor | None = None  # (T, E) after the LayerNorm, before the projection
+    position_ids: Tensor | None = None  # (T,) the positions used (RoBERTa: from pad + 1)
 
     def hidden_states(self) -> tuple[Tensor, ...]:
         """The model's `hidden_states`: embeddings, then each layer's output; under pre-LN the
@@ -102,8 +121,10 @@ class EncoderTrace:
         return tuple(states)
 
 
-def norm_stats(norm: nn.LayerNorm, x: Tensor) -> NormStats:
+def norm_stats(norm: nn.LayerNorm | None, x: Tensor) -> NormStats:
     """The statistics of `norm` applied to x (T, H); `after` is the module's own output.
+
+    Without a LayerNorm (None) the step is the identity: gamma 1, beta 0, `after` is x.
 
     >>> ln = nn.LayerNorm(2, eps=0.0)
     >>> s = norm_stats(ln, torch.tensor([[1.0, 3.0]]))
@@ -112,14 +133,35 @@ def norm_stats(norm: nn.LayerNorm, x: Tensor) -> NormStats:
     """
     mean = x.mean(dim=-1)  # (T,)
     var = x.var(dim=-1, unbiased=False)  # (T,) subtle: LayerNorm uses the biased variance
+    if norm is None:
+        ones = x.new_ones(x.shape[-1])
+        return NormStats(mean, torch.sqrt(var), ones, ones * 0, x, x, identity=True)
+    gamma = norm.weight.detach()
     return NormStats(
         mean=mean,
         std=torch.sqrt(var + norm.eps),
-        gamma=norm.weight.detach(),
-        beta=norm.bias.detach(),
+        gamma=gamma,
+        beta=norm.bias.detach() if norm.bias is not None else torch.zeros_like(gamma),  # no bias
         before=x,
         after=norm(x),
     )
+
+
+def feed_forward(layer: BertLayer, x: Tensor) -> dict[str, Tensor | None]:
+    """The feed-forward block's inside for x (T, H): up, gate (GeGLU), activation, hidden, down."""
+    up = layer.intermediate.dense(x)  # (T, I), or (T, 2I) for GeGLU
+    gate = None
+    if layer.intermediate.gated:
+        up, gate = up.chunk(2, dim=-1)  # (T, I) each: the input half, then the gate half
+    act = layer.intermediate.intermediate_act_fn(up)  # (T, I)
+    hidden = act if gate is None else act * gate  # (T, I): what the down-projection reads
+    return {
+        "up": up,
+        "gate": gate,
+        "act": act,
+        "hidden": hidden,
+        "down": layer.output.dense(hidden),
+    }
 
 
 def trace_layer(
@@ -129,7 +171,8 @@ def trace_layer(
     mask: Tensor | None = None,
     position_ids: Tensor | None = None,
 ) -> LayerTrace:
-    """One layer on one sentence: x (T, H), mask the additive (1, 1, T|1, T) or None."""
+    """One layer on one sentence: x (T, H), mask this layer's additive (1, 1, T|1, T) or None
+    (`attention.layer_mask`: padding, causal, and a local layer's window)."""
     attention, pre = layer.attention, layer.attention.output.pre_norm
     length, hidden = x.shape
     # 1) the attention block's input (pre-LN: normalised first)
@@ -149,15 +192,15 @@ def trace_layer(
     if not pre:
         ln1 = norm_stats(attention.output.LayerNorm, residual1)
     stream = residual1 if pre else ln1.after  # (T, H)
-    # 4) the feed-forward block: up-projection, activation, down-projection
+    # 4) the feed-forward block: up-projection, activation (and gate), down-projection
     ln2_pre = norm_stats(layer.output.LayerNorm, stream) if pre else None
     ffn_in = ln2_pre.after if pre else stream  # (T, H)
-    up = layer.intermediate.dense(ffn_in)  # (T, I)
-    act = layer.intermediate.intermediate_act_fn(up)  # (T, I)
-    down = layer.output.dense(act)  # (T, H)
+    ffn = feed_forward(layer, ffn_in)
+    down = ffn["down"]  # (T, H)
     # 5) the second residual (and LN2 under post-LN)
     residual2 = stream + down  # (T, H)
     ln2 = ln2_pre if pre else norm_stats(layer.output.LayerNorm, residual2)
+    allowed = torch.ones(length, length, dtype=torch.bool) if mask is None else mask[0, 0] == 0
     return LayerTrace(
         layer=index,
         pre_norm=pre,
@@ -170,8 +213,8 @@ def trace_layer(
         attention_residual=residual1,
         attention_norm=stream,
         ln1=ln1,
-        ffn_pre_activation=up,
-        ffn_activation=act,
+        ffn_pre_activation=ffn["up"],
+        ffn_activation=ffn["act"],
         ffn_output=down,
         ffn_residual=residual2,
         ln2=ln2,
@@ -180,6 +223,12 @@ def trace_layer(
         ffn_input=ffn_in,
         queries=q[0],
         keys=k[0],
+        ffn_kind="geglu" if ffn["gate"] is not None else "mlp",
+        ffn_gate=ffn["gate"],
+        ffn_hidden=ffn["hidden"],
+        window=layer.window,
+        allowed_keys=allowed.expand(length, length),
+        rope_base=attention.self.rope_base,
     )
 
 
@@ -204,10 +253,13 @@ def trace_encoder(
     if token_type_ids is not None:
         types = token_type_ids[None] if token_type_ids.dim() == 1 else token_type_ids
     model._check(ids, None)  # empty or too long: the model's own readable errors
-    x = model.embeddings(ids, types)[0].float()  # (T, H)
-    mask = additive_mask(allowed_keys(None, ids.shape[1], causal=causal), x.dtype)
+    parts = model.embeddings.components(ids, types)  # (1, T, E) each; "projected" (1, T, H)
+    x = parts.get("projected", parts["output"])[0].float()  # (T, H): what enters layer 1
+    length = ids.shape[1]
+    allowed = allowed_keys(None, length, causal=causal)
     layers, state = [], x
     for index, layer in enumerate(model.encoder.layer):
+        mask = layer_mask(allowed, length, layer.window, x.dtype)  # per layer: windows differ
         traced = trace_layer(layer, index, state, mask)
         layers.append(traced)
         state = traced.output
@@ -218,4 +270,7 @@ def trace_encoder(
         layers=tuple(layers),
         final_norm=final(state) if final is not None else None,
         causal=causal,
+        embedding_sum=parts["sum"][0],
+        embedding_norm=parts["output"][0],
+        position_ids=model.embeddings.position_ids(ids)[0],
     )

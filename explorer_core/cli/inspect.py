@@ -78,7 +78,7 @@ def encode(model: Any, tokenizer: Any, text: str, text_b: str | None) -> tuple[A
         if value is not None and not value.strip():
             raise ValueError(f"{flag} is empty: give some text")
     rows = BertVocab.of(tokenizer).encode(tokenizer, [text], None if text_b is None else [text_b])
-    length, limit = rows.input_ids.shape[1], model.config.max_position_embeddings
+    length, limit = rows.input_ids.shape[1], model.config.max_tokens
     if length > limit:
         raise ValueError(f"the text is {length} tokens, longer than this model's {limit}")
     types = rows.token_type_ids[0] if model.config.type_vocab_size > 0 else None

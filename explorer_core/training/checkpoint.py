@@ -113,7 +113,7 @@ class Checkpoint:
     def embed(self, texts: Sequence[str], normalize: bool = True) -> torch.Tensor:
         """One vector per text, (N, H); unit length unless `normalize=False`."""
         vocab = self.vocab
-        limit = min(self.max_length, self.config.max_position_embeddings)
+        limit = min(self.max_length, self.config.max_tokens)
         rows = vocab.encode(self.tokenizer, list(texts), max_length=limit)
         device = module_device(self.model)  # the model may sit on a GPU; vectors come back on CPU
         ids, mask = rows.input_ids.to(device), rows.attention_mask.to(device)
@@ -147,10 +147,16 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path) -> Path:
     if _version_1_meta(folder) is not None:  # rewriting an old checkpoint: drop its folders
         for name in (TOKENIZER_DIR, HF_DIR):
             shutil.rmtree(folder / name, ignore_errors=True)
-    weights = {k: v.detach().cpu().contiguous() for k, v in ckpt.model.state_dict().items()}
+    weights, seen = {}, set()
+    for name, tensor in ckpt.model.state_dict().items():
+        tensor = tensor.detach().cpu().contiguous()
+        # subtle: ALBERT's shared layer appears under every layer index; safetensors refuses
+        # tensors that share memory, so each repeat is written as its own copy
+        weights[name] = tensor.clone() if tensor.data_ptr() in seen else tensor
+        seen.add(tensor.data_ptr())
     save_file(weights, str(folder / WEIGHTS_FILE), metadata={"format": "pt"})
     ckpt.tokenizer.save(folder)  # our file, and a plain tokenizer.json that write_hf_files replaces
-    limit = min(ckpt.max_length, ckpt.config.max_position_embeddings)
+    limit = min(ckpt.max_length, ckpt.config.max_tokens)
     write_hf_files(folder, ckpt.tokenizer, ckpt.config, ckpt.pooling, limit)
     meta = {
         "format": FORMAT,
@@ -254,7 +260,7 @@ def read_head(folder: str | Path) -> CheckpointHead:
     return CheckpointHead(
         config, tokenizer, pooling=str(meta.get("pooling", "mean")),
         label=str(meta.get("label", "")),
-        max_length=int(meta.get("max_length", config.max_position_embeddings)),
+        max_length=int(meta.get("max_length", config.max_tokens)),
     )  # fmt: skip
 
 

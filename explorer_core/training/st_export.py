@@ -104,6 +104,8 @@ def unsupported(config: BertConfig) -> str | None:
         gaps.append("no segment embedding")
     if not config.embedding_layer_norm:
         gaps.append("no LayerNorm on the embeddings")
+    if not gaps and not config.bert_compatible:  # a family switch (bert/families.py) is set
+        gaps.append(f"{config.model_type} switches (RoBERTa positions, GeGLU, ...)")
     if not gaps:
         return None
     return (
