@@ -245,3 +245,34 @@ def edit(path: Path, change) -> Path:
     change(doc)
     path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     return path
+
+
+def big_unigram(folder: Path, size: int = 250_002, seed: int = 0) -> Path:
+    """An XLM-R-sized Unigram file: `size` pieces (corpus words and their parts, then seeded random
+    strings over Latin, Cyrillic, CJK, Arabic and Devanagari letters), XLM-R's layout (<s> <pad>
+    </s> <unk> first, <mask> last) and the genuine charsmap normalizer of `xlmr_precompiled`."""
+    import random
+
+    rng = random.Random(seed)
+    words = {w for line in corpus_lines() for w in line.split()}
+    pieces = {"▁" + w[:k] for w in words for k in range(1, len(w) + 1)}
+    pieces |= {w[a:b] for w in words for a in range(len(w)) for b in range(a + 1, len(w) + 1)}
+    letters = "abcdefghijklmnopqrstuvwxyzабвгдежзийклмнопрстуфхцчшщыэюя的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年مرحبابالعلمनमस्तेदुनिया"
+    while len(pieces) < size - 5:
+        piece = "".join(rng.choice(letters) for _ in range(rng.randint(1, 9)))
+        pieces.add(("▁" if rng.random() < 0.4 else "") + piece)
+    scored = [(p, -rng.uniform(2.0, 18.0)) for p in sorted(pieces)][: size - 5]
+    vocab = [("<s>", 0.0), ("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0), *scored, ("<mask>", 0.0)]
+    reference = Tokenizer.from_file(str(build("xlmr_precompiled", folder / "small")))
+    tok = Tokenizer(models.Unigram(vocab, unk_id=3, byte_fallback=False))
+    tok.normalizer = reference.normalizer
+    tok.pre_tokenizer = reference.pre_tokenizer
+    tok.decoder = reference.decoder
+    tok.add_special_tokens([AddedToken(t, special=True) for t in ROBERTA_SPECIALS])
+    tok.add_special_tokens([AddedToken("<mask>", lstrip=True, normalized=False)])
+    tok.post_processor = processors.TemplateProcessing(
+        single="<s> $A </s>", pair="<s> $A </s> </s> $B </s>", special_tokens=[("<s>", 0), ("</s>", 2)]
+    )
+    path = folder / "tokenizer.json"
+    path.write_text(tok.to_str(), encoding="utf-8")
+    return path

@@ -18,6 +18,7 @@ normalizer: Precompiled (SentencePiece charsmap).
 
 from __future__ import annotations
 
+import gc
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,13 +76,21 @@ def load_tokenizer_file(path: str | Path) -> FileTokenizer:
         if path.is_dir() and (path / "vocab.txt").is_file():
             return _from_doc(_vocab_txt_doc(path), folder, "vocab.txt")
         raise ValueError(f"{path} holds neither a tokenizer.json nor a vocab.txt")
+    # subtle: the garbage collector would walk the 250k new tuples of XLM-R's vocabulary again
+    # and again while they are made (~25% of the load); nothing made here is a cycle
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        doc = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"Cannot read {file} as JSON: {err}") from err
-    if not isinstance(doc, dict) or not isinstance(doc.get("model"), dict):
-        raise ValueError(f"{file} is not a tokenizer.json (it has no model object)")
-    return _from_doc(doc, folder, HF_FILE)
+        try:
+            doc = json.loads(file.read_bytes())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise ValueError(f"Cannot read {file} as JSON: {err}") from err
+        if not isinstance(doc, dict) or not isinstance(doc.get("model"), dict):
+            raise ValueError(f"{file} is not a tokenizer.json (it has no model object)")
+        return _from_doc(doc, folder, HF_FILE)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _from_doc(doc: dict[str, Any], folder: Path, source: str) -> FileTokenizer:
@@ -146,23 +155,24 @@ def _bert_specs(spec: dict[str, Any]) -> list[dict[str, Any]]:
 def _specials(tokenizer: FileTokenizer, doc: dict[str, Any], folder: Path) -> dict[str, int]:
     """Role -> id: from special_tokens_map.json / tokenizer_config.json where they name a token
     of the vocabulary, else by the usual names ([CLS], <s>, ...), else from the templates."""
-    vocab = tokenizer.vocab
-    named: dict[str, str] = {}
+    find = tokenizer.token_to_id
+    named: dict[str, int] = {}
     for name in ("tokenizer_config.json", "special_tokens_map.json"):  # the map wins
         data = _read_json(folder / name)
         for role in ROLES:
             value = data.get(f"{role}_token")
             value = value.get("content") if isinstance(value, dict) else value
-            if isinstance(value, str) and value in vocab:
-                named[role] = value
-    out = {role: vocab[token] for role, token in named.items()}
+            if isinstance(value, str) and find(value) is not None:
+                named[role] = find(value)
+    out = dict(named)
     for role in ROLES:
         if role not in out:
             token = next((t for t in _CONVENTIONS[role] if t in tokenizer.special_tokens), None)
             if token is not None:
-                out[role] = vocab[token]
-    if "unk" not in out and tokenizer.model.unk in vocab:
-        out["unk"] = vocab[tokenizer.model.unk]
+                out[role] = tokenizer.special_tokens[token]
+    unk = tokenizer.model.unk
+    if "unk" not in out and unk is not None and find(unk) is not None:
+        out["unk"] = find(unk)
     padding = doc.get("padding") or {}
     if "pad" not in out and "pad_id" in padding:
         out["pad"] = int(padding["pad_id"])

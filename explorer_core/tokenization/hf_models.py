@@ -111,7 +111,9 @@ def _merge_pair(merge: Any) -> tuple[str, str]:
 
 
 def _unigram(spec: dict[str, Any]) -> ModelStep:
-    pieces = [(str(p), float(s)) for p, s in spec["vocab"]]
+    pieces = list(map(tuple, spec["vocab"]))  # [piece, score] pairs; checked just below
+    if pieces and not (isinstance(pieces[0][0], str) and isinstance(pieces[-1][1], (int, float))):
+        raise ValueError("A Unigram vocab must be a list of [piece, score] pairs")
     unk_id = spec.get("unk_id")
     engine = UnigramTokenizer.from_scored(
         pieces, None if unk_id is None else int(unk_id), bool(spec.get("byte_fallback", False))
