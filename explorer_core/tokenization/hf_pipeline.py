@@ -53,7 +53,7 @@ class FileTokenizer(Tokenizer):
         self._added_text = {t.id: p for t, p in zip(normalized, patterns, strict=True)}
         self._vocab = dict(model.vocab)  # dict(): a C-speed copy, ~10 ms for 250k entries
         self._vocab.update({t.content: t.id for t in added})
-        self._inverse = dict(zip(model.vocab.values(), model.vocab.keys()))
+        self._inverse = dict(zip(model.vocab.values(), model.vocab.keys(), strict=True))
         self._inverse.update({t.id: self._added_text.get(t.id, t.content) for t in added})
         self._special_ids = {t.id for t in added if t.special}
         self.file_info: Any = None  # a TokenizerFileInfo, set by hf_file.load_tokenizer_file

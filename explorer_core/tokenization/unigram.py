@@ -84,9 +84,10 @@ class UnigramTokenizer(Tokenizer):
         # subtle: zip-built dicts, ~10x faster than comprehensions for XLM-R's 250k pieces; a
         # repeated piece keeps its last id, as in tokenizers
         names = [p for p, _ in pieces]
+        ids = range(len(names))
         self._pieces = pieces
-        self._vocab = dict(zip(names, range(len(names))))
-        self._table = dict(zip(names, zip(range(len(names)), (s for _, s in pieces))))
+        self._vocab = dict(zip(names, ids, strict=True))
+        self._table = dict(zip(names, zip(ids, [s for _, s in pieces], strict=True), strict=True))
         self._longest = max(map(len, names), default=1)
         self._unk_score = min((s for _, s in pieces), default=0.0) - UNK_PENALTY
         self._unk_id = unk_id
