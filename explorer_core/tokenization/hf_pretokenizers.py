@@ -78,33 +78,26 @@ def _cut(piece: Aligned, bounds: list[tuple[int, int]]) -> list[Aligned]:
     return [piece.slice(a, b) for a, b in bounds if b > a]
 
 
-def _bert(spec: dict[str, Any]) -> Split:
-    def run(piece: Aligned) -> list[Aligned]:
-        bounds, start = [], 0
-        for k, char in enumerate(piece.text):
-            if is_whitespace(char):
-                bounds.append((start, k))
-                start = k + 1
-            elif is_bert_punctuation(char):
-                bounds += [(start, k), (k, k + 1)]
-                start = k + 1
-        bounds.append((start, len(piece)))
-        return _cut(piece, bounds)
+def _space_split(piece: Aligned, punctuation: bool) -> list[Aligned]:
+    """Cut at whitespace (dropped); with `punctuation`, each punctuation mark is a word alone."""
+    bounds, start = [], 0
+    for k, char in enumerate(piece.text):
+        if is_whitespace(char):
+            bounds.append((start, k))
+            start = k + 1
+        elif punctuation and is_bert_punctuation(char):
+            bounds += [(start, k), (k, k + 1)]
+            start = k + 1
+    bounds.append((start, len(piece)))
+    return _cut(piece, bounds)
 
-    return run
+
+def _bert(spec: dict[str, Any]) -> Split:
+    return lambda piece: _space_split(piece, punctuation=True)
 
 
 def _whitespace_split(spec: dict[str, Any]) -> Split:
-    def run(piece: Aligned) -> list[Aligned]:
-        bounds, start = [], 0
-        for k, char in enumerate(piece.text):
-            if is_whitespace(char):
-                bounds.append((start, k))
-                start = k + 1
-        bounds.append((start, len(piece)))
-        return _cut(piece, bounds)
-
-    return run
+    return lambda piece: _space_split(piece, punctuation=False)
 
 
 def _whitespace(spec: dict[str, Any]) -> Split:
