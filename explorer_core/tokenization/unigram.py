@@ -40,6 +40,7 @@ BYTE_PIECES = tuple(f"<0x{b:02X}>" for b in range(256))
 FIXED_SCORE = -1.0e4  # <unk> and byte pieces: never worth matching as literal text
 SAFE_CHARS = "<>0123456789ABCDEFxunk"  # spell "<0x41>" and "<unk>": text never matches those
 UNK_PENALTY = 10.0  # an unknown character scores (lowest score - 10), as in tokenizers
+_CACHE_LIMIT = 50_000  # words remembered by the encoding cache before it is cleared
 _WORD = re.compile(f"\n|{SPACE}[^{SPACE}\n]*|[^{SPACE}\n]+")
 
 
@@ -91,6 +92,7 @@ class UnigramTokenizer(Tokenizer):
         self._longest = max(map(len, names), default=1)
         self._unk_score = min((s for _, s in pieces), default=0.0) - UNK_PENALTY
         self._unk_id = unk_id
+        self._cache: dict[str, list[tuple[int, str, bytes, int, int]]] = {}
         self._byte_ids: list[int | None] | None = None
         if bytes_:
             self._byte_ids = [self._vocab.get(name) for name in BYTE_PIECES]
@@ -194,6 +196,9 @@ class UnigramTokenizer(Tokenizer):
         a piece it is kept, else it becomes byte pieces (each spanning the run) where the
         vocabulary has them all, else the unknown piece.
         """
+        cached = self._cache.get(word)
+        if cached is not None:
+            return cached
         out: list[tuple[int, str, bytes, int, int]] = []
         path = viterbi(self._lattice(word))
         unk = -1 if self._unk_id is None else self._unk_id
@@ -205,6 +210,9 @@ class UnigramTokenizer(Tokenizer):
                 end = path[k][1]
             k += 1
             out.extend(self._tokens(word[start:end], piece_id, start, end))
+        if len(self._cache) >= _CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[word] = out
         return out
 
     def _tokens(
