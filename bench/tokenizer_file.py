@@ -51,10 +51,13 @@ def measure(path: Path, repeat: int) -> None:
     rows = [("load (s)", ours_load, theirs_load)]
     for label, text, n in [("sentence (ms)", SENTENCE, 200), ("10k chars (ms)", long, 5)]:
         a = _seconds(lambda t=text, n=n: [ours.encode(t) for _ in range(n)], repeat) / n
-        b = _seconds(
-            lambda t=text, n=n: [theirs.encode(t, add_special_tokens=False) for _ in range(n)],
-            repeat,
-        ) / n
+        b = (
+            _seconds(
+                lambda t=text, n=n: [theirs.encode(t, add_special_tokens=False) for _ in range(n)],
+                repeat,
+            )
+            / n
+        )
         rows.append((label, a * 1000, b * 1000))
     same = ours.encode(long) == theirs.encode(long, add_special_tokens=False).ids
     print(f"{path} ({ours.file_info.kind}, {ours.file_info.vocab_size:,} tokens)")
