@@ -15,6 +15,10 @@ Read in this order:
                    `wordpiece_trainer`, `bert_basic` and `bert_unicode` (BERT's text clean-up).
 6. `unigram`       the Unigram language model (Viterbi over `unigram_lattice`), `unigram_trainer`.
 7. `word_level`    a word vocabulary with special tokens: the baseline every other one improves.
+8. `hf_file`       a real model's tokenizer.json (or old vocab.txt) run by the modules above:
+                   `load_tokenizer_file(folder)`; its steps in `hf_pipeline`, built by
+                   `hf_added`, `hf_normalizers`, `hf_pretokenizers`, `hf_models`, `hf_post` and
+                   `hf_decoders` over `hf_aligned` (text that remembers its original spans).
 """
 
 from __future__ import annotations

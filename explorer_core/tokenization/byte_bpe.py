@@ -38,7 +38,7 @@ from explorer_core.tokenization.base import Token, Tokenizer, display_bytes
 from explorer_core.tokenization.bpe_engine import Candidate, train_bpe
 from explorer_core.tokenization.pretokenize import chunk_counts, pretokenize
 
-__all__ = ["ByteBPETokenizer", "ByteMerge", "BYTE_TO_UNICODE", "pretokenize"]
+__all__ = ["ByteBPETokenizer", "ByteMerge", "BYTE_TO_UNICODE", "gpt2_bytes", "pretokenize"]
 
 
 def _bytes_to_unicode() -> list[str]:
@@ -112,6 +112,7 @@ class ByteBPETokenizer(Tokenizer):
         self._cache: dict[str, list[int]] = {}
         self._candidates: Sequence[tuple[tuple[int, int, int], ...]] = []  # per step, in HF ids
         self.stats: TrainingStats | None = None
+        self._loaded: LoadedVocab | None = None  # set by from_vocab_merges (ids are not bytes)
 
     # ---- training ------------------------------------------------------------------------------
 
@@ -166,7 +167,34 @@ class ByteBPETokenizer(Tokenizer):
     def _reset(self) -> None:
         self.merges, self._ranks, self._cache = [], {}, {}
         self.token_bytes = {b: bytes([b]) for b in range(256)}
-        self._candidates, self.stats = [], None
+        self._candidates, self.stats, self._loaded = [], None, None
+
+    @classmethod
+    def from_vocab_merges(
+        cls,
+        vocab: dict[str, int],
+        merges: Sequence[tuple[str, str]],
+        *,
+        ignore_merges: bool = False,
+    ) -> ByteBPETokenizer:
+        """A trained model as a tokenizer.json holds it: GPT-2 strings -> ids, and merges as pairs
+        of strings in rank order (RoBERTa: 50,265 tokens, 50,000 merges; "Ġthe" is " the").
+
+        `ignore_merges` (Llama-3 style): a chunk that is itself a token is taken whole.
+        A byte whose GPT-2 character is not in the vocabulary is dropped, as `tokenizers` does
+        for a BPE model without an unknown token.
+        """
+        tok = cls()
+        tok.token_bytes = {i: gpt2_bytes(s) for s, i in vocab.items()}
+        byte_ids = tuple(vocab.get(BYTE_TO_UNICODE[b]) for b in range(256))
+        tok._loaded = LoadedVocab(dict(vocab), byte_ids, ignore_merges)
+        for rank, (a, b) in enumerate(merges):
+            left, right, new = vocab.get(a), vocab.get(b), vocab.get(a + b)
+            if left is None or right is None or new is None:
+                raise ValueError(f"Merge {rank} ({a!r}, {b!r}) uses a token not in the vocabulary")
+            lb, rb = tok.token_bytes[left], tok.token_bytes[right]
+            tok._add_merge(ByteMerge(rank, left, right, lb, rb, new, 0))
+        return tok
 
     def _add_merge(self, merge: ByteMerge) -> None:
         self.merges.append(merge)
@@ -184,6 +212,12 @@ class ByteBPETokenizer(Tokenizer):
         """Apply merges to one chunk: always the lowest-rank pair present, leftmost first
         (Hugging Face's BPE model does the same); only merges of rank < `steps` if given."""
         ids = list(chunk.encode("utf-8"))
+        if self._loaded is not None:
+            whole = self._loaded.vocab.get(gpt2_text(bytes(ids)))
+            if self._loaded.ignore_merges and whole is not None:
+                return [whole]
+            table = self._loaded.byte_ids
+            ids = [i for i in (table[b] for b in ids) if i is not None]
         ranks = self._ranks
         limit = len(self.merges) if steps is None else steps
         while len(ids) > 1:
@@ -220,6 +254,10 @@ class ByteBPETokenizer(Tokenizer):
     def encode(self, text: str) -> list[int]:
         return [i for chunk in pretokenize(text) for i in self._encode_chunk(chunk)]
 
+    def encode_chunk(self, chunk: str) -> list[int]:
+        """The ids of one chunk (no pre-tokenization: the caller has cut the text already)."""
+        return list(self._encode_chunk(chunk))
+
     def decode(self, ids: list[int]) -> str:
         unknown = [i for i in ids if i not in self.token_bytes]
         if unknown:
@@ -251,6 +289,8 @@ class ByteBPETokenizer(Tokenizer):
 
     @property
     def vocab(self) -> dict[str, int]:
+        if self._loaded is not None:
+            return dict(self._loaded.vocab)
         return {gpt2_text(raw): i for i, raw in self.token_bytes.items()}
 
     # ---- persistence ---------------------------------------------------------------------------
@@ -294,6 +334,29 @@ class ByteBPETokenizer(Tokenizer):
 
     def _gpt2(self, token_id: int) -> str:
         return gpt2_text(self.token_bytes[token_id])
+
+
+def gpt2_bytes(token: str) -> bytes:
+    """Inverse of `gpt2_text`; a string with other characters (an added "<mask>" is fine, a "▁"
+    is not) stands for its own UTF-8 bytes, as `tokenizers`' ByteLevel decoder reads it.
+
+    >>> gpt2_bytes("Ġhi"), gpt2_bytes("▁")
+    (b' hi', b'\\xe2\\x96\\x81')
+    """
+    try:
+        return bytes(UNICODE_TO_BYTE[c] for c in token)
+    except KeyError:
+        return token.encode("utf-8")
+
+
+@dataclass(frozen=True)
+class LoadedVocab:
+    """What a loaded tokenizer.json adds: its own token strings, the id of each byte's GPT-2
+    character (None where missing) and the `ignore_merges` switch."""
+
+    vocab: dict[str, int]
+    byte_ids: tuple[int | None, ...]
+    ignore_merges: bool = False
 
 
 def _char_of_byte(chunk: str) -> list[int]:

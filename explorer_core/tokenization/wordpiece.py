@@ -44,23 +44,71 @@ _CACHE_LIMIT = 50_000  # words remembered by the encoding cache before it is cle
 
 
 class WordPieceTokenizer(Tokenizer):
-    """BERT's WordPiece. `lowercase=True` is BERT-uncased (lower-case and strip accents)."""
+    """BERT's WordPiece. `lowercase=True` is BERT-uncased (lower-case and strip accents).
+
+    The other switches are BertNormalizer's and the WordPiece model's in a tokenizer.json:
+    `strip_accents` (None: follow `lowercase`), `clean_text` (drop control characters, map
+    whitespace to spaces), `handle_chinese_chars` (a CJK ideograph is a word alone), the
+    `unk_token`, the `continuing_subword_prefix` ("##") and `max_input_chars_per_word` (longer
+    words are unk).
+    """
 
     algo = "wordpiece"
     lossless = False  # lower-casing, accent stripping, whitespace and [UNK] lose information
 
-    def __init__(self, lowercase: bool = True) -> None:
+    def __init__(
+        self,
+        lowercase: bool = True,
+        *,
+        strip_accents: bool | None = None,
+        clean_text: bool = True,
+        handle_chinese_chars: bool = True,
+        unk_token: str = "[UNK]",
+        continuing_subword_prefix: str = PREFIX,
+        max_input_chars_per_word: int = MAX_INPUT_CHARS_PER_WORD,
+        specials: tuple[str, ...] = SPECIALS,
+    ) -> None:
         self.lowercase = lowercase
-        self._vocab: dict[str, int] = {s: i for i, s in enumerate(SPECIALS)}
+        self.strip_accents = strip_accents
+        self.clean_text = clean_text
+        self.handle_chinese_chars = handle_chinese_chars
+        self.unk_token = unk_token
+        self.prefix = continuing_subword_prefix
+        self.max_input_chars_per_word = max_input_chars_per_word
+        self.specials = specials  # matched literally in the input; must all be in the vocabulary
+        self._vocab: dict[str, int] = {s: i for i, s in enumerate(specials)}
         self._prepare()
 
     def _prepare(self) -> None:
-        missing = [s for s in SPECIALS if s not in self._vocab]
+        missing = [s for s in self.specials if s not in self._vocab]
         if missing:
             raise ValueError(f"The vocabulary lacks the special tokens {', '.join(missing)}")
         self._inverse = {i: s for s, i in self._vocab.items()}
         self._longest = max((len(s) for s in self._vocab), default=1)
         self._cache: dict[str, list[tuple[str, int, int]]] = {}
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The switches besides `lowercase`, as keyword arguments of the constructor."""
+        return {
+            "strip_accents": self.strip_accents,
+            "clean_text": self.clean_text,
+            "handle_chinese_chars": self.handle_chinese_chars,
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": self.prefix,
+            "max_input_chars_per_word": self.max_input_chars_per_word,
+            "specials": self.specials,
+        }
+
+    @classmethod
+    def from_model(
+        cls, vocab: dict[str, int], lowercase: bool = True, **options: Any
+    ) -> WordPieceTokenizer:
+        """A tokenizer with this exact vocabulary (string -> id) and these switches."""
+        tokenizer = cls(lowercase=lowercase, **{"specials": (), **options})
+        tokenizer._vocab = dict(vocab)
+        tokenizer._prepare()
+        return tokenizer
 
     # ---- vocabulary ----------
 
@@ -74,7 +122,7 @@ class WordPieceTokenizer(Tokenizer):
 
     @property
     def special_tokens(self) -> dict[str, int]:
-        return {s: self._vocab[s] for s in SPECIALS}
+        return {s: self._vocab[s] for s in self.specials}
 
     def id_to_token(self, token_id: int) -> str:
         return self._inverse[token_id]
@@ -124,23 +172,32 @@ class WordPieceTokenizer(Tokenizer):
     # ---- encoding ----------
 
     def _words(self, text: str) -> list[tuple[str, int, int]]:
-        return pre_tokenize(normalize(text, lowercase=self.lowercase))
+        return pre_tokenize(self._normalize(text))
+
+    def _normalize(self, text: str) -> list[tuple[str, int]]:
+        return normalize(
+            text,
+            lowercase=self.lowercase,
+            strip_accents=self.strip_accents,
+            clean_text=self.clean_text,
+            chinese_chars=self.handle_chinese_chars,
+        )
 
     def word_pieces(self, word: str) -> list[tuple[str, int, int]]:
         """Greedy longest-match-first: (piece, start, end) with positions in the word's characters.
 
-        A word that cannot be matched, or is longer than 100 characters, is one `[UNK]`.
+        A word that cannot be matched, or is longer than `max_input_chars_per_word`, is one unk.
         """
         cached = self._cache.get(word)
         if cached is not None:
             return cached
         pieces: list[tuple[str, int, int]] = []
-        if len(word) <= MAX_INPUT_CHARS_PER_WORD:
+        if len(word) <= self.max_input_chars_per_word:
             start = 0
             while start < len(word):
                 end = min(len(word), start + self._longest)
                 while end > start:
-                    piece = word[start:end] if start == 0 else PREFIX + word[start:end]
+                    piece = word[start:end] if start == 0 else self.prefix + word[start:end]
                     if piece in self._vocab:
                         break
                     end -= 1
@@ -149,8 +206,10 @@ class WordPieceTokenizer(Tokenizer):
                     break
                 pieces.append((piece, start, end))
                 start = end
-        if not pieces:
-            pieces = [("[UNK]", 0, len(word))]
+        if not pieces and word:
+            if self.unk_token not in self._vocab:
+                raise ValueError(f"{word!r} needs the unknown token {self.unk_token!r}, absent")
+            pieces = [(self.unk_token, 0, len(word))]
         if len(self._cache) >= _CACHE_LIMIT:
             self._cache.clear()
         self._cache[word] = pieces
@@ -159,16 +218,16 @@ class WordPieceTokenizer(Tokenizer):
     def explain(self, text: str, add_special_tokens: bool = False) -> list[Token]:
         """Tokens with character spans in `text`; `[UNK]` spans its whole word."""
         tokens: list[Token] = []
-        for part, offset, special in split_on_specials(text, list(SPECIALS)):
+        for part, offset, special in split_on_specials(text, list(self.specials)):
             if special:
                 end = offset + len(part)
                 tokens.append(Token(self._vocab[part], part, part.encode(), offset, end, True))
                 continue
-            for aligned in split_words(normalize(part, lowercase=self.lowercase)):
+            for aligned in split_words(self._normalize(part)):
                 word, index = "".join(c for c, _ in aligned), [i for _, i in aligned]
                 for piece, a, b in self.word_pieces(word):
                     start, end = offset + index[a], offset + index[b - 1] + 1
-                    unk = piece == "[UNK]"  # its bytes are the original word's, for hovering
+                    unk = piece == self.unk_token  # its bytes are the original word's, for hovering
                     raw = text[start:end].encode() if unk else piece.encode()
                     tokens.append(Token(self._vocab[piece], piece, raw, start, end, unk))
         if add_special_tokens:
@@ -201,10 +260,10 @@ class WordPieceTokenizer(Tokenizer):
             piece = self._inverse.get(token_id)
             if piece is None:
                 raise ValueError(f"Id {token_id} is not in this vocabulary of {len(self._vocab)}")
-            if skip_special_tokens and piece in SPECIALS:
+            if skip_special_tokens and piece in self.specials:
                 continue
-            if piece.startswith(PREFIX) and out:
-                out[-1] += piece[len(PREFIX) :]
+            if piece.startswith(self.prefix) and out:
+                out[-1] += piece[len(self.prefix) :]
             else:
                 out.append(piece)
         return " ".join(out)
@@ -212,11 +271,17 @@ class WordPieceTokenizer(Tokenizer):
     # ---- persistence ----------
 
     def to_dict(self) -> dict[str, Any]:
-        return {"vocab": self._vocab, "lowercase": self.lowercase}
+        data: dict[str, Any] = {"vocab": self._vocab, "lowercase": self.lowercase}
+        defaults = WordPieceTokenizer().options
+        changed = {k: v for k, v in self.options.items() if v != defaults[k]}
+        return {**data, **{k: list(v) if k == "specials" else v for k, v in changed.items()}}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> WordPieceTokenizer:
-        tokenizer = cls(lowercase=bool(data.get("lowercase", True)))
+        options = {k: data[k] for k in WordPieceTokenizer().options if k in data}
+        if "specials" in options:
+            options["specials"] = tuple(options["specials"])
+        tokenizer = cls(lowercase=bool(data.get("lowercase", True)), **options)
         tokenizer._vocab = {str(k): int(v) for k, v in data["vocab"].items()}
         tokenizer._prepare()
         return tokenizer
@@ -227,17 +292,27 @@ class WordPieceTokenizer(Tokenizer):
         from tokenizers import decoders, normalizers, pre_tokenizers, processors
         from tokenizers.models import WordPiece
 
-        hf = HFTokenizer(WordPiece(self._vocab, unk_token="[UNK]", max_input_chars_per_word=100))
+        hf = HFTokenizer(
+            WordPiece(
+                self._vocab,
+                unk_token=self.unk_token,
+                max_input_chars_per_word=self.max_input_chars_per_word,
+                continuing_subword_prefix=self.prefix,
+            )
+        )
         hf.normalizer = normalizers.BertNormalizer(
-            clean_text=True, handle_chinese_chars=True, strip_accents=None, lowercase=self.lowercase
+            clean_text=self.clean_text,
+            handle_chinese_chars=self.handle_chinese_chars,
+            strip_accents=self.strip_accents,
+            lowercase=self.lowercase,
         )
         hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-        hf.decoder = decoders.WordPiece(prefix=PREFIX)
+        hf.decoder = decoders.WordPiece(prefix=self.prefix)
         cls_id, sep_id = self._vocab["[CLS]"], self._vocab["[SEP]"]
         hf.post_processor = processors.TemplateProcessing(
             single="[CLS]:0 $A:0 [SEP]:0",
             pair="[CLS]:0 $A:0 [SEP]:0 $B:1 [SEP]:1",
             special_tokens=[("[CLS]", cls_id), ("[SEP]", sep_id)],
         )
-        hf.add_special_tokens(list(SPECIALS))
+        hf.add_special_tokens(list(self.specials))
         return json.dumps(json.loads(hf.to_str()), ensure_ascii=False)
