@@ -42,8 +42,8 @@ def test_core_never_imports_streamlit():
 LAYERS = (
     ("runtime", "tokenization"),
     ("bert",),
-    ("models",),
     ("inputs",),
+    ("models",),
     ("training",),
     ("analysis",),
     ("files",),

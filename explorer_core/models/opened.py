@@ -68,16 +68,13 @@ class OpenedModel:
 
 
 def _tokenizer(folder: Path) -> Tokenizer:
-    if (folder / "tokenizer.json").is_file():
-        from explorer_core.tokenization.hf_file import load_tokenizer_file
+    """tokenizer.json (else an old BERT folder's vocab.txt) through our own code."""
+    from explorer_core.tokenization.hf_file import load_tokenizer_file
 
+    try:
         return load_tokenizer_file(folder)
-    if (folder / "vocab.txt").is_file():  # an old BERT folder: vocab.txt and tokenizer_config
-        from explorer_core.tokenization.wordpiece import WordPieceTokenizer
-        from explorer_core.training.base_models import _lowercase
-
-        return WordPieceTokenizer.from_vocab(folder / "vocab.txt", lowercase=_lowercase(folder))
-    raise ModelRefused(f"{folder.name} has no tokenizer.json or vocab.txt: nothing cuts its text")
+    except ValueError as err:
+        raise ModelRefused(f"{folder.name}: {str(err).splitlines()[0]}") from err
 
 
 def open_model(
@@ -112,7 +109,7 @@ def encode_rows(opened: OpenedModel, texts: Sequence[str]) -> tuple[Tensor, Tens
     for text in texts:
         text = text.lower() if opened.pipeline.do_lower_case else text
         if hasattr(tokenizer, "encode_with_specials"):
-            ids = tokenizer.encode_with_specials(text)[0]
+            ids = tokenizer.encode_with_specials(text, limits=False)[0]  # we cut and pad
         else:
             ids = vocab.row_ids(vocab.content_ids(tokenizer, text))
         rows.append(ids[: limit - 1] + ids[-1:] if len(ids) > limit else ids)
