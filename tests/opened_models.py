@@ -44,12 +44,12 @@ def _config(family: str, vocab: dict[str, int]) -> transformers.PretrainedConfig
 
 def sentence_files(folder: Path, pooling: str = "mean", normalize: bool = True) -> None:
     """modules.json, 1_Pooling/config.json (and 2_Normalize) as sentence-transformers writes."""
-    modules = [{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-               {"idx": 1, "name": "1", "path": "1_Pooling",
-                "type": "sentence_transformers.models.Pooling"}]  # fmt: skip
+    kind = "sentence_transformers.models."
+    modules = [{"idx": 0, "name": "0", "path": "", "type": kind + "Transformer"},
+               {"idx": 1, "name": "1", "path": "1_Pooling", "type": kind + "Pooling"}]  # fmt: skip
     if normalize:
         modules.append({"idx": 2, "name": "2", "path": "2_Normalize",
-                        "type": "sentence_transformers.models.Normalize"})  # fmt: skip
+                        "type": kind + "Normalize"})  # fmt: skip
         (folder / "2_Normalize").mkdir(exist_ok=True)
     (folder / "modules.json").write_text(json.dumps(modules), encoding="utf-8")
     (folder / "1_Pooling").mkdir(exist_ok=True)
