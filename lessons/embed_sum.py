@@ -9,6 +9,7 @@ from explorer_core.bert.embeddings import layer_norm_trace
 from explorer_core.files import tables
 from explorer_core.ui.embeddings.calls import (
     encode_pair,
+    family_notes,
     pair_components,
     pick_source,
     pick_token,
@@ -38,15 +39,14 @@ if not first.strip():
     st.stop()
 labels, ids, segments = encode_pair(source.tokenizer, first, second)
 config = source.embeddings.config
-if len(ids) > config.max_position_embeddings:
-    st.error(t("emb.sum.too_long", n=len(ids), max=config.max_position_embeddings))
+if len(ids) > config.max_tokens:
+    st.error(t("emb.sum.too_long", n=len(ids), max=config.max_tokens))
     st.stop()
 if max(ids) >= config.vocab_size:
     st.error(t("emb.tokens.mismatch", rows=config.vocab_size))
     st.stop()
 parts = pair_components(source.embeddings, ids, segments)
-if parts["segment"].abs().sum() == 0 and source.embeddings.token_type_embeddings is None:
-    st.info(t("emb.sum.no_segments"))
+family_notes(config)  # what this family's embeddings lack or add: segments, offsets, E -> H
 stage_names = {name: t(f"emb.sum.stage.{name}") for name in STAGES}
 
 # 1) every token: ids, segments, lengths of each part
@@ -105,9 +105,11 @@ if st.toggle(t("emb.sum.overview"), **bind("emb.sum.overview")):
         f"{i}: {label} ({'AB'[seg]})"
         for i, (label, seg) in enumerate(zip(labels, segments, strict=True))
     ]
+    entering = parts.get("projected", parts["output"])[0]  # (T, H): what layer 1 reads
+    hidden = entering.shape[-1]
     show_chart(
         heatmap(
-            parts["output"][0].double().numpy(),
+            entering.double().numpy(),
             x=list(range(hidden)),
             y=rows,
             diverging=True,
@@ -119,7 +121,7 @@ if st.toggle(t("emb.sum.overview"), **bind("emb.sum.overview")):
         ),
         "emb.sum.overview_chart",
     )
-    download_csv(lambda: tables.vectors_frame(labels, ids, parts["output"][0]), "layer-1-input",
+    download_csv(lambda: tables.vectors_frame(labels, ids, entering), "layer-1-input",
                  "emb.sum.dl.output", label=t("emb.sum.dl.output"))  # fmt: skip
     st.caption(t("emb.sum.overview.caption", n=len(ids), hidden=hidden) + " " + caption)
 share_link(LINKED, link, DEFAULTS)

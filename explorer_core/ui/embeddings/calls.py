@@ -126,15 +126,34 @@ def tokens_of(tokenizer: Tokenizer, text: str) -> list[Token]:
 def encode_pair(
     tokenizer: Tokenizer, first: str, second: str
 ) -> tuple[list[str], list[int], list[int]]:
-    """[CLS] A [SEP] B [SEP] -> (token labels, ids, segment ids 0/1).
+    """The pair as the model reads it -> (token labels, ids, segment ids).
 
-    Special ids come from `BertVocab` (the convention the Train page's models use): the
-    tokenizer's own [CLS]/[SEP], or the ids added after its vocabulary when it has none.
+    A model's own tokenizer (a tokenizer.json) lays the pair out with its own template, e.g.
+    RoBERTa's `<s> A </s></s> B </s>` with segment 0 throughout. Other tokenizers get BERT's
+    `[CLS] A [SEP] B [SEP]` with segments 0 and 1, special ids from `BertVocab` (the convention
+    the Train page's models use): the tokenizer's own [CLS]/[SEP], or ids added after its
+    vocabulary when it has none.
     """
     a, b = tokens_of(tokenizer, first), tokens_of(tokenizer, second)
+    if hasattr(tokenizer, "encode_with_specials"):
+        ids, types = tokenizer.encode_with_specials(first, second, limits=False)
+        return template_labels(tokenizer, ids, [*a, *b]), ids, types
     rows = BertVocab.of(tokenizer).rows([[t.id for t in a]], [[t.id for t in b]])
     labels = ["[CLS]", *(t.display for t in a), "[SEP]", *(t.display for t in b), "[SEP]"]
     return labels, rows.input_ids[0].tolist(), rows.token_type_ids[0].tolist()
+
+
+def template_labels(tokenizer: Tokenizer, ids: list[int], content: list[Token]) -> list[str]:
+    """Labels of a template's ids: the text's own tokens in order, the template's specials by
+    their vocabulary names (`<s>`, `</s>`, `[CLS]` ...)."""
+    names = {i: s for s, i in tokenizer.vocab.items()}
+    labels, rest = [], list(content)
+    for token_id in ids:
+        if rest and rest[0].id == token_id:
+            labels.append(rest.pop(0).display)
+        else:
+            labels.append(names.get(token_id, f"#{token_id}"))
+    return labels
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -165,8 +184,27 @@ def pair_components(
     embeddings: BertEmbeddings, ids: list[int], segments: list[int]
 ) -> dict[str, torch.Tensor]:
     """token / position / segment / sum / output (each (1, T, H)) for one sentence pair."""
+    types = torch.tensor([segments]) if embeddings.config.type_vocab_size > 0 else None
     with torch.no_grad():
-        return embeddings.components(torch.tensor([ids]), torch.tensor([segments]))
+        return embeddings.components(torch.tensor([ids]), types)
+
+
+def family_notes(config: BertConfig) -> None:
+    """One line for each part of BERT's sum this family does otherwise: no segments or one
+    segment row, positions counted from an offset, rotary instead of a table, E -> H."""
+    family = config.model_type
+    if config.type_vocab_size == 0:
+        st.info(t("emb.sum.no_segments"))
+    elif config.type_vocab_size == 1:
+        st.info(t("emb.sum.one_segment", family=family))
+    if config.position_embedding_type == "learned" and config.first_position:
+        st.info(t("emb.sum.offset", family=family, offset=config.first_position,
+                  last=config.first_position - 1))  # fmt: skip
+    elif config.position_embedding_type == "rotary":
+        st.info(t("emb.sum.rotary", family=family))
+    if config.embedding_size and config.embedding_size != config.hidden_size:
+        st.info(t("emb.sum.projected", family=family, e=config.embedding_size,
+                  h=config.hidden_size))  # fmt: skip
 
 
 def pick_source(prefix: str) -> tuple[Source, str]:

@@ -34,6 +34,27 @@ EN = {
     "emb.sum.no_segments": (
         "This model has no segment embedding, so the segment part is zero for every token."
     ),
+    "emb.sum.one_segment": (
+        "This model ({family}) has one segment row only: every token adds the same vector, so "
+        "the segment part says nothing about which sentence a token is in (the template marks "
+        "that with its separator tokens instead)."
+    ),
+    "emb.sum.offset": (
+        "Position ids start at {offset}, not 0 ({family} counts from the padding id + 1): the "
+        "first token reads row {offset} of the position table, and rows 0 .. {last} are never "
+        "used by a real token."
+    ),
+    "emb.sum.rotary": (
+        "This model ({family}) has no position table: word order enters inside attention, where "
+        "rotary positions (RoPE) turn each query and key by its position. So the position part "
+        "here is zero, and the sum is the token vector (plus segment, if any)."
+    ),
+    "emb.sum.projected": (
+        "This model ({family}) makes its embeddings {e} wide and normalises them there; a Linear "
+        "layer E → H ({e} → {h}) then projects them to the hidden size. What enters layer 1 is "
+        "that projection (the last chart below)."
+    ),
+    "emb.sum.stage.projected": "× W (E → H)",
     "emb.sum.stage.token": "token",
     "emb.sum.stage.position": "+ position",
     "emb.sum.stage.segment": "+ segment",
@@ -99,6 +120,23 @@ ZH = {
     "emb.sum.b": "句子 B（片段 1）",
     "emb.sum.empty": "句子 A 是空的。请输入一个句子。",
     "emb.sum.too_long": "这个句子对有 {n} 个词元，但模型只有 {max} 个位置。请缩短句子。",
+    "emb.sum.one_segment": (
+        "该模型（{family}）只有一行片段嵌入：每个词元都加上同一个向量，所以片段部分无法区分词元属于哪个句子"
+        "（模板改用分隔词元来标记）。"
+    ),
+    "emb.sum.offset": (
+        "位置编号从 {offset} 开始，而不是 0（{family} 从填充编号 + 1 开始计数）：第一个词元读取位置表的第 "
+        "{offset} 行，第 0 .. {last} 行从不被真实词元使用。"
+    ),
+    "emb.sum.rotary": (
+        "该模型（{family}）没有位置表：词序在注意力内部进入，旋转位置编码（RoPE）按位置旋转每个查询和键。"
+        "所以这里的位置部分为零，和就是词元向量（若有片段，再加片段）。"
+    ),
+    "emb.sum.projected": (
+        "该模型（{family}）的嵌入只有 {e} 维，并在这个宽度上做层归一化；随后一个线性层 E → H（{e} → {h}）"
+        "把它投影到隐藏层宽度。进入第 1 层的是这个投影（见下面最后一张图）。"
+    ),
+    "emb.sum.stage.projected": "× W（E → H）",
     "emb.sum.no_segments": "这个模型没有片段嵌入，所以每个词元的片段部分都是零。",
     "emb.sum.stage.token": "词元",
     "emb.sum.stage.position": "+ 位置",

@@ -118,6 +118,10 @@ EN = {
         "In the pretrained model neighbours are meaningful: related words, other forms of the "
         "same word, or pieces that continue it (##…)."
     ),
+    "emb.tokens.map.lesson.opened": (
+        "A real model opened from this machine: its neighbours show what its own pre-training "
+        "made of these tokens (sub-word pieces of one word often sit together)."
+    ),
     "emb.tokens.map.lesson.taught": (
         "The English rows are MiniLM's own, so their neighbours stay meaningful; a Chinese "
         "character's row was learned here from a few thousand sentence pairs, so its neighbours "
@@ -221,6 +225,9 @@ ZH = {
     "emb.tokens.map.lesson.trained": "训练之后，出现在相似上下文中的词元开始得到相似的行。",
     "emb.tokens.map.lesson.pretrained": (
         "在预训练模型中，近邻是有意义的：相关的词、同一个词的其他形式，或接在它后面的片段（##…）。"
+    ),
+    "emb.tokens.map.lesson.opened": (
+        "从本机打开的真实模型：近邻显示它自己的预训练让这些词元学到了什么（同一个词的子词片段常常靠在一起）。"
     ),
     "emb.tokens.map.lesson.taught": (
         "英文的行是 MiniLM 原有的，近邻依然有意义；汉字的行是在本机从几千个句对中学来的，"
