@@ -77,15 +77,26 @@ def word_positions(tokenizer: Tokenizer, row: Sequence[int], word: str) -> list[
     Worked example: with [CLS] = 2, the = 5, bank = 7, [SEP] = 3 and "bank" -> [7], the row
     [2, 5, 7, 3] gives [2]. Only whole words count: "riverbank" (river, ##bank) holds neither
     "bank" (##bank is another id) nor "river" (a WordPiece continuation "##..." follows it).
+    # subtle: a byte-level BPE (RoBERTa, ModernBERT) cuts a word after a space as " bank"
+    # (Ġbank), another id than "bank" at the start of a text: both forms are looked for.
     """
     vocab = BertVocab.of(tokenizer)
-    pieces = vocab.content_ids(tokenizer, word)
+    forms = [vocab.content_ids(tokenizer, word), vocab.content_ids(tokenizer, " " + word)]
+    pieces = forms[0]
     if not pieces:
         raise ValueError(f"{word!r} gives no tokens")
     unknown = tokenizer.special_tokens.get("[UNK]")
     if unknown is not None and unknown in pieces:
         raise ValueError(f"{word!r} is unknown to this tokenizer ([UNK]): choose another model")
-    ids, n = list(row), len(pieces)
+    ids = list(row)
+    found = [_first(tokenizer, ids, form) for form in forms if form]
+    found = [positions for positions in found if positions]
+    return min(found) if found else []
+
+
+def _first(tokenizer: Tokenizer, ids: list[int], pieces: list[int]) -> list[int]:
+    """The positions of the first whole-word occurrence of `pieces` in `ids`, or []."""
+    n = len(pieces)
     for start in range(len(ids) - n + 1):
         if ids[start : start + n] == pieces and not _continues(tokenizer, ids[start + n :]):
             return list(range(start, start + n))

@@ -71,7 +71,9 @@ def residual_vectors(module: BertLayer, layer: LayerTrace) -> tuple[Tensor, Tens
     z = mixed_vectors(module, layer)  # (T, T, H)
     # subtle: the residual adds the layer input x_i to token i's own column only
     z = z + torch.diag_embed(layer.input.double().T).permute(1, 2, 0)  # (T, T, H): + [i = j] x_i
-    bias = module.attention.output.dense.bias.detach().double().expand(z.shape[0], -1)  # (T, H)
+    dense = module.attention.output.dense
+    b_o = dense.bias if dense.bias is not None else dense.weight.new_zeros(dense.out_features)
+    bias = b_o.detach().double().expand(z.shape[0], -1)  # (T, H); ModernBERT has no b_O: 0
     if layer.pre_norm:
         return z, bias
     norm = module.attention.output.LayerNorm

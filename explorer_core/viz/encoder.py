@@ -4,7 +4,7 @@ numbers come from `bert.trace` and `analysis.encoder`; texts come translated fro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,12 +54,12 @@ def flow_steps(layer: LayerTrace, token: int) -> list[Step]:
                      blocks=heads)  # fmt: skip
     if layer.pre_norm:
         return [
-            row(layer.input, "enc.step.input"), row(layer.ln1.after, "enc.step.ln_in"),
+            row(layer.input, "enc.step.input"),
+            row(layer.ln1.after, "enc.step.no_ln" if layer.ln1.identity else "enc.step.ln_in"),
             heads_row, row(layer.attention_output, "enc.step.wo"),
             row(layer.attention_residual, "enc.step.res1"),
-            row(layer.ln2.after, "enc.step.ln_ffn"), row(layer.ffn_pre_activation, "enc.step.up"),
-            row(layer.ffn_activation, "enc.step.gelu"), row(layer.ffn_output, "enc.step.down"),
-            row(layer.output, "enc.step.out"),
+            row(layer.ln2.after, "enc.step.ln_ffn"), *ffn_rows(layer, row),
+            row(layer.ffn_output, "enc.step.down"), row(layer.output, "enc.step.out"),
         ]  # fmt: skip
     gamma = Step("enc.step.gamma", layer.ln1.gamma.detach().numpy(), f"1 × {hidden}")
     beta = Step("enc.step.beta", layer.ln1.beta.detach().numpy(), f"1 × {hidden}")
@@ -67,10 +67,21 @@ def flow_steps(layer: LayerTrace, token: int) -> list[Step]:
     return [
         row(layer.input, "enc.step.input"), heads_row, row(layer.attention_output, "enc.step.wo"),
         row(layer.attention_residual, "enc.step.res1"), row(layer.ln1.after, "enc.step.ln1"),
-        gamma, beta, row(layer.ffn_pre_activation, "enc.step.up"),
-        row(layer.ffn_activation, "enc.step.gelu"), row(layer.ffn_output, "enc.step.down"),
+        gamma, beta, *ffn_rows(layer, row), row(layer.ffn_output, "enc.step.down"),
         row(layer.ffn_residual, "enc.step.res2"), row(layer.output, "enc.step.ln2"),
     ]  # fmt: skip
+
+
+def ffn_rows(layer: LayerTrace, row: Callable[..., Step]) -> list[Step]:
+    """The feed-forward block's inside: up-projection and activation (GELU), or GeGLU's two
+    halves of its up-projection, the activation of the input half, and its product with the
+    gate (what W_2 reads)."""
+    if layer.ffn_kind != "geglu":
+        return [row(layer.ffn_pre_activation, "enc.step.up"),
+                row(layer.ffn_activation, "enc.step.gelu")]  # fmt: skip
+    return [row(layer.ffn_pre_activation, "enc.step.glu_in"), row(layer.ffn_gate, "enc.step.gate"),
+            row(layer.ffn_activation, "enc.step.gelu"),
+            row(layer.ffn_hidden, "enc.step.glu")]  # fmt: skip
 
 
 def flow_figure(

@@ -52,6 +52,19 @@ EN = {
     "enc.step.ln_ffn": "LayerNorm (pre-LN: before the FFN)",
     "enc.step.up": "× W_1 + b_1: up-projection",
     "enc.step.gelu": "GELU",
+    "enc.step.no_ln": "no LayerNorm here: layer 1 reads the embeddings, just normalised",
+    "enc.step.glu_in": "× W_in: the input half of the up-projection (GeGLU)",
+    "enc.step.gate": "× W_gate: the gate half of the up-projection",
+    "enc.step.glu": "GELU(input half) ⊙ gate: what W_2 reads",
+    "enc.local": (
+        "Layer {layer} is a **local** layer: each token sees only the keys within ±{w} "
+        "positions of itself (a sliding window; the others get weight 0), and its rotary "
+        "positions turn with base {base:,.0f}. Every {n}-th layer is global."
+    ),
+    "enc.global_rope": (
+        "Layer {layer} is a **global** layer: every token sees every token, and its rotary "
+        "positions turn with base {base:,.0f}."
+    ),
     "enc.step.down": "× W_2 + b_2: down-projection",
     "enc.step.res2": "+ residual",
     "enc.step.ln2": "LayerNorm = the next layer's input",
@@ -166,9 +179,9 @@ EN = {
         "model's belief. Source: {src}."
     ),
     "enc.lens.none": (
-        "No logit lens here: this model has no masked-language-model head (MiniLM was "
-        "distilled into a sentence encoder and its head was dropped). Pre-train a model on the "
-        "Train page to see one."
+        "No logit lens here: this app runs the encoder without a masked-language-model head "
+        "(MiniLM was distilled into a sentence encoder and its head was dropped; an opened model "
+        "is read without its head). Pre-train a model on the Train page to see one."
     ),
     "enc.lens.finetuned": (
         "No logit lens for this model: fine-tuning moved its layers away from what its MLM head "
@@ -310,6 +323,17 @@ ZH = {
     "enc.step.ln_ffn": "层归一化（前置：前馈网络之前）",
     "enc.step.up": "× W_1 + b_1：升维投影",
     "enc.step.gelu": "GELU 激活",
+    "enc.step.no_ln": "这里没有层归一化：第 1 层直接读取刚归一化过的嵌入",
+    "enc.step.glu_in": "× W_in：升维投影的输入半部分（GeGLU）",
+    "enc.step.gate": "× W_gate：升维投影的门控半部分",
+    "enc.step.glu": "GELU(输入半部分) ⊙ 门控：W_2 读取的向量",
+    "enc.local": (
+        "第 {layer} 层是**局部**层：每个词元只看到自身前后 ±{w} 个位置内的键（滑动窗口；其余的权重为 0），"
+        "它的旋转位置编码以 {base:,.0f} 为底。每隔 {n} 层有一个全局层。"
+    ),
+    "enc.global_rope": (
+        "第 {layer} 层是**全局**层：每个词元都能看到所有词元，它的旋转位置编码以 {base:,.0f} 为底。"
+    ),
     "enc.step.down": "× W_2 + b_2：降维投影",
     "enc.step.res2": "+ 残差",
     "enc.step.ln2": "层归一化 = 下一层的输入",
@@ -412,8 +436,8 @@ ZH = {
         "所以这只是一种探针，不是模型的“想法”。来源：{src}。"
     ),
     "enc.lens.none": (
-        "这里没有逻辑透镜：这个模型没有掩码语言模型头（MiniLM 被蒸馏成句子编码器，"
-        "去掉了它的头）。在“训练”页面预训练一个模型就能看到。"
+        "这里没有逻辑透镜：本应用运行的编码器没有掩码语言模型头（MiniLM 被蒸馏成句子编码器，"
+        "去掉了它的头；打开的模型也不读取它的头）。在“训练”页面预训练一个模型就能看到。"
     ),
     "enc.lens.finetuned": (
         "这个模型没有逻辑透镜：微调让它的各层离开了 MLM 头学会读取的样子，所以没有保留这个头。"

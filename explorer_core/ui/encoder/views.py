@@ -115,6 +115,12 @@ def one_layer(shown: Shown, layer: int, token: int) -> None:
     hidden, inner = traced.input.shape[1], traced.ffn_pre_activation.shape[1]
     heads, _, width = traced.head_contexts.shape
     st.markdown(t("enc.order.pre" if traced.pre_norm else "enc.order.post"))
+    config = shown.source.model.config
+    if traced.window is not None:
+        st.info(t("enc.local", layer=layer, w=traced.window, base=traced.rope_base,
+                  n=config.global_attn_every_n_layers))  # fmt: skip
+    elif traced.rope_base is not None:
+        st.info(t("enc.global_rope", layer=layer, base=traced.rope_base))
     attn, ffn = update_sizes(shown, layer, token)
     ln = traced.ln2 if traced.pre_norm else traced.ln1
     cols = st.columns(5)
@@ -148,7 +154,8 @@ def one_layer(shown: Shown, layer: int, token: int) -> None:
         columns = [t("enc.col.neuron"), t("enc.col.pre"), t("enc.col.post")]
         neurons = top_neurons(traced, token, k=8)
         st.dataframe(viz.neurons_frame(neurons, columns), hide_index=True, height=200)
-        st.caption(t("enc.gelu.caption", i=inner, h=hidden, ffn=f"{2 * hidden * inner:,}",
+        halves = 3 if traced.ffn_kind == "geglu" else 2  # GeGLU: W_in, W_gate and W_2
+        st.caption(t("enc.gelu.caption", i=inner, h=hidden, ffn=f"{halves * hidden * inner:,}",
                      attn=f"{4 * hidden * hidden:,}"))  # fmt: skip
     stem = export.file_stem("encoder", shown.source.label, "layer", layer)
     col_a, col_b = st.columns(2)
