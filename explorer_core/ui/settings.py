@@ -209,9 +209,10 @@ PAGES: dict[str, dict[str, Setting]] = {
     "lessons/similarity.py": _table(
         S("sim.a", text="sim.default_a"),
         S("sim.b", text="sim.default_b"),
-        S("sim.pooling", "mean", choices=tuple(POOLING_MODES)),
+        S("sim.pooling", "mean", choices=(*POOLING_MODES, "own")),  # own: the model's authors'
+
         S("sim.view", "matrix", choices=("matrix", "neighbours", "pairs")),
-        S("sim.model", "trained", choices=("trained", "fresh", "minilm", TAUGHT)),
+        S("sim.model", "trained", choices=("trained", "fresh", "minilm", TAUGHT, OPENED)),
         S("sim.list", text="sim.default_list"),
         S("sim.query", text="sim.default_query"),
         S("sim.k", 5, span=(1, 200)),  # at most the sentences in the list
