@@ -154,7 +154,8 @@ PAGES: dict[str, dict[str, Setting]] = {
     ),
     "lessons/encoder.py": _table(
         S("enc.source", "pretrained", choices=SOURCES, zh=TAUGHT),
-        S("enc.view", "layer", choices=("layer", "mixing", "stack", "contexts", "decoder")),
+        S("enc.view", "layer",
+          choices=("layer", "mixing", "stack", "contexts", "decoder", "families")),
         S("enc.text", text="enc.default_text"),
         S("enc.layer", 1),  # 1 .. the model's layers
         S("enc.token", 1),  # a token position: its range is the sentence
