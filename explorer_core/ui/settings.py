@@ -46,6 +46,9 @@ TAUGHT = "taught"  # the model source MiniLM + 中文, taught here (ui.pretraine
 OPENED = "opened"  # a model opened from this machine: a Hub name in the cache, or a folder
 SOURCES = ("fresh", "trained", "pretrained", TAUGHT, OPENED)  # the model pages' sources
 MODEL_REF = "model"  # the opened model's Hub name or folder, shared by every page (ui.models)
+# widgets whose value is copied into a declared setting (ui.models.picker: the box -> MODEL_REF);
+# the widget's own key is not a setting of its own
+WIDGET_MIRRORS = {"models.box": MODEL_REF}
 
 
 @dataclass(frozen=True)

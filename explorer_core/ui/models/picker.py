@@ -19,11 +19,12 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from explorer_core.ui import settings
 from explorer_core.ui.i18n import t
 from explorer_core.ui.models import calls
 from explorer_core.ui.models.sources import OPENED, REF_KEY, SOURCES
 
-BOX_KEY = "models.box"
+BOX_KEY = next(k for k, v in settings.WIDGET_MIRRORS.items() if v == REF_KEY)  # models.box
 URL_SEEDED_REF = "_url_seeded.model"  # the URL's ?model= was taken once this session
 
 
