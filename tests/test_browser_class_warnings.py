@@ -18,7 +18,7 @@ import pytest
 
 from explorer_core.ui.nav import PAGES
 from tests.browser import BrowserSession, require_chromium, streamlit_server
-from tests.test_browser_class_mode import chromium, params, person, see
+from tests.class_browser import chromium, params, person, see
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
