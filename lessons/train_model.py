@@ -129,6 +129,7 @@ right.button(
 
 if just_ended:
     class_run.post_result(st.session_state[ui.PARTS_KEY][1])  # in a class: to the leaderboard
+class_run.result_card()  # in a class: the place, score and board of the run posted last
 st.subheader(t("train.run.head"))
 st.fragment(run_every=runs.poll_every(place))(progress_panel)(parts, data_key)
 result_panel(parts, data_key, active)

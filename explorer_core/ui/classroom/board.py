@@ -48,6 +48,7 @@ DEFAULT_ALGOS = ("byte-bpe", "wordpiece", "word")
 DEFAULT_VOCABS = "1000"
 VOCAB_RANGE = (100, 30_000)  # the Train page's own tokenizer sizes (ui/training/panels.py)
 POSTED_KEY = "class.posted"  # id of the run whose result this session already posted
+MINE_KEY = "class.my_result"  # (class code, row) of the last result this session posted
 ASSIGNMENT_KEY = "class.assignment"  # ((code, experiment id), Assignment) of this student
 COLUMNS = {  # leaderboard column -> text key of its header
     "nickname": "class.col.nickname", "algorithm": "class.col.tokenizer",
@@ -175,19 +176,27 @@ def _stop(seat: Seat) -> None:
         report(err, seat.code)
 
 
-def leaderboard(rows: Sequence[dict], wide: bool) -> None:
-    if not rows:
-        st.caption(t("class.exp.board.none"))
-        return
+def readable(rows: Sequence[dict]) -> list:  # ExperimentResult
+    """The board's rows as results; a row the board cannot read is left out, never a broken
+    panel."""
     from explorer_core.analysis.experiment import ExperimentResult
-    from explorer_core.viz.experiment import experiment_figure, results_frame
 
     results = []
-    for row in rows:  # a row the board cannot read is left out, never a broken panel
+    for row in rows:
         try:
             results.append(ExperimentResult.from_row(row))
         except (KeyError, TypeError, ValueError):
             continue
+    return results
+
+
+def leaderboard(rows: Sequence[dict], wide: bool) -> None:
+    if not rows:
+        st.caption(t("class.exp.board.none"))
+        return
+    from explorer_core.viz.experiment import experiment_figure, results_frame
+
+    results = readable(rows)
     if not results:
         st.caption(t("class.exp.board.none"))
         return
@@ -299,4 +308,5 @@ def post(run_id: int, row: dict) -> bool:
         report(err, seat.code)
         return False
     st.session_state[POSTED_KEY] = run_id
+    st.session_state[MINE_KEY] = (seat.code, dict(row))  # the Train page's card reads it
     return True

@@ -177,3 +177,13 @@ def post_result(parts: dict) -> None:
         result = result_from_run(run, parts, nickname=seat.nickname)
     if post(id(run), result.to_row()):
         st.toast(t("class.student.posted"), icon=":material/leaderboard:")
+
+
+def result_card() -> None:
+    """In a class: where this student's last posted run stands on the leaderboard, and the board
+    behind a switch (`classroom.my_result`); it stays until a newer experiment's board."""
+    if not in_class() or current().teacher:
+        return
+    from explorer_core.ui.classroom.my_result import card
+
+    card()
