@@ -1,6 +1,7 @@
 """No Streamlit warning in a class: a real `streamlit run app.py` server, a teacher and a student
 who each open every page (from the navigation, as a person does, then once more with Streamlit's
-own rerun), while a class experiment runs; the server's log must hold no Streamlit warning.
+own rerun; the teacher also in presentation mode), while a class experiment runs; the server's
+log must hold no Streamlit warning.
 
 Why a real server: Streamlit logs "The widget with key ... was created with a default value but
 also had its value set via the Session State API" once per process, to the server's stderr; the
@@ -49,6 +50,19 @@ def walk(session: BrowserSession, url_paths: list[str]) -> list[str]:
     return broken
 
 
+def walk_presenting(session: BrowserSession, url_paths: list[str], query: str) -> list[str]:
+    """Open each page by its link in presentation mode (its navigation is a menu at the top),
+    then rerun it. Returns the pages that showed an exception."""
+    broken = []
+    for url_path in url_paths:
+        session.open(url_path, f"{query}&present=1")
+        session.page.locator("body").press("r")
+        session.wait_idle()
+        if session.exceptions():
+            broken.append(url_path or "home")
+    return broken
+
+
 def test_every_page_as_teacher_and_student_logs_no_streamlit_warning(tmp_path, monkeypatch):
     require_chromium()
     monkeypatch.setenv("EXPLORER_CLASS_DB", f"sqlite:///{tmp_path / 'classes.db'}")
@@ -66,6 +80,7 @@ def test_every_page_as_teacher_and_student_logs_no_streamlit_warning(tmp_path, m
         see(teacher, "Joined: 1", timeout=15_000)
         assert walk(student, url_paths) == []
         assert walk(teacher, url_paths) == []
+        assert walk_presenting(teacher, url_paths, f"class={code}&teacher={secret}") == []
         student.open("train-model", f"class={code}&seat={params(student)['seat']}",
                      wait_text="Assigned by the class experiment")  # fmt: skip
         found = warnings_in(log)
