@@ -23,8 +23,6 @@ for key in ("sim.pooling", "sim.view", "sim.model", "sim.split"):
     url_synced(key, choices(key))  # translated labels: kept in the URL as codes
 LINKED = ("sim.a", "sim.b", "sim.pooling", "sim.view", "sim.model", "sim.list", "sim.query",
           "sim.k", "sim.split")  # fmt: skip
-for key in ("sim.list", "sim.query", "sim.k"):  # subtle: keep text while its widget is hidden
-    st.session_state[key] = st.session_state[key]
 
 ui.sync_run()
 shared, minilm, taught = ui.shared_model(), ui.try_minilm(), calls.taught_encoder()
