@@ -75,6 +75,7 @@ def test_a_folder_and_its_file_give_the_same_tokenizer(tmp_path, name):
         (lambda d: d.update(normalizer={"type": "Gibberish"}), "cannot build the normalizer"),
         (lambda d: d.update(post_processor={"type": "Odd"}), "Unknown post-processor type"),
         (lambda d: d["model"].pop("vocab"), "unexpected structure"),
+        (lambda d: d.update(post_processor=["not", "an", "object"]), "unexpected structure"),
         (lambda d: d.update(pre_tokenizer={"type": "WhitespaceSplit"}), "byte-level BPE only"),
     ],
 )

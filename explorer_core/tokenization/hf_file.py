@@ -96,7 +96,7 @@ def load_tokenizer_file(path: str | Path) -> FileTokenizer:
 def _from_doc(doc: dict[str, Any], folder: Path, source: str) -> FileTokenizer:
     try:
         return _build(doc, folder, source)
-    except (KeyError, TypeError, IndexError) as err:
+    except (KeyError, TypeError, IndexError, AttributeError) as err:
         raise ValueError(f"The {source} in {folder} has an unexpected structure: {err!r}") from err
 
 
