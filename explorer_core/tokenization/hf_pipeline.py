@@ -15,6 +15,7 @@ other tokenizers); `encode_with_specials` gives what `tokenizers`' `encode(text,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from explorer_core.tokenization.base import Token, Tokenizer
@@ -25,6 +26,28 @@ from explorer_core.tokenization.hf_models import ModelStep
 from explorer_core.tokenization.hf_normalizers import Step
 from explorer_core.tokenization.hf_post import Limits, PostProcessor
 from explorer_core.tokenization.hf_pretokenizers import Splitter
+
+_KIND_NAMES = {"wordpiece": "WordPiece", "byte-bpe": "byte-level BPE", "unigram": "Unigram"}
+
+
+@dataclass(frozen=True)
+class TokenizerFileInfo:
+    """Which code runs each step of a loaded tokenizer, for a page to say so."""
+
+    kind: str  # "wordpiece" | "byte-bpe" | "unigram"
+    ours: tuple[str, ...]  # the steps our code runs, e.g. ("normalizer: BertNormalizer", ...)
+    theirs: tuple[str, ...]  # the steps `tokenizers` runs; empty when every step is ours
+    specials: dict[str, int]  # role ("cls", "sep", "pad", "mask", "unk", "bos", "eos") -> id
+    vocab_size: int  # the model's vocabulary with the added tokens
+    lowercase: bool | None  # whether the normalizer lower-cases (None: a step we cannot see into)
+
+    def said(self) -> str:
+        """One English sentence: which code cut the text."""
+        name = _KIND_NAMES.get(self.kind, self.kind)
+        ours = f"Our {name} code cut this text ({'; '.join(self.ours)})"
+        if not self.theirs:
+            return ours + "; no step ran in Hugging Face tokenizers."
+        return ours + f"; Hugging Face tokenizers ran the {'; '.join(self.theirs)}."
 
 
 class FileTokenizer(Tokenizer):
@@ -56,7 +79,7 @@ class FileTokenizer(Tokenizer):
         self._inverse = dict(zip(model.vocab.values(), model.vocab.keys(), strict=True))
         self._inverse.update({t.id: self._added_text.get(t.id, t.content) for t in added})
         self._special_ids = {t.id for t in added if t.special}
-        self.file_info: Any = None  # a TokenizerFileInfo, set by hf_file.load_tokenizer_file
+        self.file_info: TokenizerFileInfo | None = None  # set by hf_file.load_tokenizer_file
 
     # ---- what the page asks ----------
 
