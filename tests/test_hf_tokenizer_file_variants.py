@@ -1,11 +1,18 @@
 """The switches real files set differently from our built ones, and older file formats: each
-edited file still gives exactly `tokenizers`' ids and type ids on every awkward string."""
+edited file still gives exactly `tokenizers`' ids and type ids on every awkward string. And the
+characters where `tokenizers`' older Unicode tables differ from Python's (`hf_unicode`)."""
 
 from __future__ import annotations
 
-import pytest
+import random
 
+import pytest
+from tokenizers import normalizers
+
+from explorer_core.tokenization.bert_unicode import NFD_KEEP
 from explorer_core.tokenization.hf_file import load_tokenizer_file
+from explorer_core.tokenization.hf_normalizers import is_mark, unicode_form
+from explorer_core.tokenization.hf_unicode import CCC_KEEP, MARK_FLIPS, NFK_KEEP
 from tests.hf_files import build, edit, same_as_tokenizers
 
 
@@ -123,3 +130,27 @@ def test_an_edited_file_still_gives_tokenizers_ids(tmp_path, variant):
     name, change = VARIANTS[variant]
     path = edit(build(name, tmp_path), change)
     assert same_as_tokenizers(load_tokenizer_file(path), path)
+
+
+def _sample(ranges, seed: int) -> list[str]:
+    """Every code point of `ranges`, and 3,000 seeded random ones (no surrogates)."""
+    rng = random.Random(seed)
+    points = [c for a, b in ranges for c in range(a, b + 1)]
+    points += [c for c in rng.sample(range(0x30000), 3000) if not 0xD800 <= c <= 0xDFFF]
+    return [chr(c) for c in points]
+
+
+@pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD"])
+def test_unicode_forms_follow_tokenizers_older_tables(form):
+    """Alone and between a letter and combining marks (which reorder and compose around them)."""
+    theirs = getattr(normalizers, form)()
+    chars = _sample((*NFK_KEEP, *CCC_KEEP, *((c, c) for c in NFD_KEEP)), seed=14)
+    for char in chars:
+        for text in (char, f"e{char}\u0323\u0301", f"\u1100{char}\u1161", f"{char}\u0308a"):
+            assert unicode_form(form, text) == theirs.normalize_str(text), hex(ord(char))
+
+
+def test_strip_accents_follows_tokenizers_marks():
+    theirs = normalizers.StripAccents()
+    for char in _sample(MARK_FLIPS, seed=15):
+        assert ("" if is_mark(char) else char) == theirs.normalize_str(char), hex(ord(char))
