@@ -7,12 +7,20 @@ from __future__ import annotations
 import random
 
 import pytest
-from tokenizers import normalizers
+from tokenizers import normalizers, pre_tokenizers
 
 from explorer_core.tokenization.bert_unicode import NFD_KEEP
+from explorer_core.tokenization.byte_bpe import BYTE_TO_UNICODE
 from explorer_core.tokenization.hf_file import load_tokenizer_file
 from explorer_core.tokenization.hf_normalizers import is_mark, unicode_form
-from explorer_core.tokenization.hf_unicode import CCC_KEEP, MARK_FLIPS, NFK_KEEP
+from explorer_core.tokenization.hf_pretokenizers import byte_level_chunks
+from explorer_core.tokenization.hf_unicode import (
+    CCC_KEEP,
+    MARK_FLIPS,
+    NFK_KEEP,
+    REGEX_NOT_LETTERS,
+    REGEX_NOT_NUMBERS,
+)
 from tests.hf_files import build, edit, same_as_tokenizers
 
 
@@ -154,3 +162,14 @@ def test_strip_accents_follows_tokenizers_marks():
     theirs = normalizers.StripAccents()
     for char in _sample(MARK_FLIPS, seed=15):
         assert ("" if is_mark(char) else char) == theirs.normalize_str(char), hex(ord(char))
+
+
+def test_byte_level_cuts_follow_oniguruma_letters():
+    """Letters and numbers the `regex` module knows and `tokenizers`' Oniguruma does not (all of
+    them), and 3,000 random characters, inside words, numbers, symbols and spaces."""
+    theirs = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    for char in _sample((*REGEX_NOT_LETTERS, *REGEX_NOT_NUMBERS), seed=16):
+        text = f"ab{char}cd 1{char}2 {char}  x!{char}?{char}{char} '{char}s\t{char}"
+        ours = ["".join(BYTE_TO_UNICODE[b] for b in text[a:b].encode())
+                for a, b in byte_level_chunks(text)]  # fmt: skip
+        assert ours == [p for p, _ in theirs.pre_tokenize_str(text)], hex(ord(char))
