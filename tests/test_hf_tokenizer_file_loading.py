@@ -163,3 +163,19 @@ def test_added_token_switches_behave_as_in_tokenizers(tmp_path, name, content, s
     word = content.lower() if "bert_uncased" in name else content
     texts = [*AWKWARD, f"a{word}b", f"x {word}  y", f"{word}{word} {word}", f" {word}\t"]
     assert same_as_tokenizers(load_tokenizer_file(path), path, texts)
+
+
+def test_words_and_normalized_text_show_what_the_model_is_given(tmp_path):
+    """For a page: the text after the normalizer, and the words the model cuts, with spans."""
+    bert = load_tokenizer_file(MINILM)
+    assert bert.normalized("Héllo [MASK] 北京") == "hello [MASK]  北  京 "
+    words = [(w.text, w.start, w.end, w.added) for w in bert.words("Héllo [MASK] 北京")]
+    assert words == [("hello", 0, 5, False), ("[MASK]", 6, 12, True), ("北", 13, 14, False),
+                     ("京", 14, 15, False)]  # fmt: skip
+    xlmr = load_tokenizer_file(build("xlmr_precompiled", tmp_path))
+    words = [(w.text, w.start, w.end, w.added) for w in xlmr.words("Ｈi  <mask> you")]
+    assert words == [("▁Hi", 0, 2, False), ("  <mask>", 2, 10, True), ("▁you", 10, 14, False)]
+    for tok in (bert, xlmr):
+        text = AWKWARD[3] + " " + AWKWARD[6]
+        pieces = [tok.model.tokenize(w.text) for w in tok.words(text) if not w.added]
+        assert [i for p in pieces for i, *_ in p] == tok.encode(text)
