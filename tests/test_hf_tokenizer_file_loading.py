@@ -179,3 +179,14 @@ def test_words_and_normalized_text_show_what_the_model_is_given(tmp_path):
         text = AWKWARD[3] + " " + AWKWARD[6]
         pieces = [tok.model.tokenize(w.text) for w in tok.words(text) if not w.added]
         assert [i for p in pieces for i, *_ in p] == tok.encode(text)
+
+
+def test_roles_come_from_special_tokens_map_then_names_then_templates(tmp_path):
+    path = build("albert_precompiled", tmp_path)
+    tok = load_tokenizer_file(path)
+    assert {k: tok.file_info.specials[k] for k in ("cls", "sep", "pad", "unk", "mask")} == {
+        "cls": 2, "sep": 3, "pad": 0, "unk": 1, "mask": tok.token_to_id("[MASK]")}  # fmt: skip
+    roles = {"cls_token": {"content": "[SEP]"}, "sep_token": "[CLS]", "bos_token": "not a token"}
+    (tmp_path / "special_tokens_map.json").write_text(json.dumps(roles), encoding="utf-8")
+    swapped = load_tokenizer_file(tmp_path).file_info.specials
+    assert (swapped["cls"], swapped["sep"], "bos" in swapped) == (3, 2, False)
