@@ -94,6 +94,7 @@ def _build(doc: dict[str, Any], folder: Path, source: str) -> FileTokenizer:
     ours += [f"pre-tokenizer: {n}" for n in splitter.names if n not in splitter.theirs]
     ours.append(f"model: {model.name}")
     ours.append(f"post-processor: {post.name}")
+    ours += [f"decoder: {n}" for n in decoder.names if n not in decoder.theirs]
     theirs = [f"normalizer: {n}" for n in normalizer.theirs]
     theirs += [f"pre-tokenizer: {n}" for n in splitter.theirs]
     theirs += [f"decoder: {n}" for n in decoder.theirs]
