@@ -56,6 +56,7 @@ AWKWARD = [
     "``quoted'' text",
     "\u3000ideographic\u3000space\u2028line\u2029para",
     "tab\tonly",
+    "的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年" * 50,  # one long chunk
 ]
 
 PAIR = "And a second sentence, 第二句 [SEP] <mask>."
