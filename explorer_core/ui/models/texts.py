@@ -18,8 +18,13 @@ EN = {
     "models.refused": "This model cannot be opened here: {reason}",
     "models.caption": "the real model {label} ({family}), run by this app's own encoder",
     "models.tokenizer_said": "Tokenizer: {said}",
+    "models.memory": (
+        "In this server's memory, shared by every visitor: {models}; {total} of {budget} (the "
+        "least recently used model leaves first)."
+    ),
     "models.download": "Download {ref}",
-    "models.downloading": "Downloading {ref} …",
+    "models.downloading": "Downloading {ref}: {done} of {total}",
+    "models.download_failed": "The download failed: {reason}",
     "differ.head": "How encoders differ: the models on this machine, switch by switch",
     "differ.col.model": "model",
     "differ.col.family": "family",
@@ -103,8 +108,10 @@ ZH = {
     "models.refused": "这个模型无法在这里打开：{reason}",
     "models.caption": "真实模型 {label}（{family}），由本应用自己的编码器计算",
     "models.tokenizer_said": "分词器：{said}",
+    "models.memory": "本服务器内存中（所有访问者共用）：{models}；共 {total}，上限 {budget}（最久未用的模型先被移出）。",
     "models.download": "下载 {ref}",
-    "models.downloading": "正在下载 {ref} …",
+    "models.downloading": "正在下载 {ref}：{done} / {total}",
+    "models.download_failed": "下载失败：{reason}",
     "differ.head": "编码器之间的差别：本机上的模型，一个开关一个开关地比较",
     "differ.col.model": "模型",
     "differ.col.family": "家族",
