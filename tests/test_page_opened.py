@@ -146,3 +146,16 @@ def test_a_folder_that_cannot_be_opened_says_why_in_one_line(folders, make, expe
 def test_names_and_paths_that_may_not_be_opened_are_refused(ref):
     at = opened("lessons/encoder.py", ref)
     assert len(at.warning) == 1 and "cannot be opened here" in at.warning[0].value
+
+
+@pytest.mark.parametrize("family", ["roberta", "modernbert", "distilbert"])
+def test_attention_on_a_pair_uses_the_models_template(folders, family):
+    at = opened("lessons/attention.py", str(folders[family]), **{
+        "attn.mode": "pair", "attn.a": "a cat", "attn.b": "a dog", "attn.view": "head"})  # fmt: skip
+    assert not at.error
+    axis = figures(at)[0]["data"][0]["x"]
+    labels = [str(x) for x in (axis if isinstance(axis, list) else plot_array(axis))]
+    if family == "roberta":
+        assert "<s>" in labels[0] and sum("</s>" in x for x in labels) == 3
+    else:
+        assert "[CLS]" in labels[0] and sum("[SEP]" in x for x in labels) == 2
