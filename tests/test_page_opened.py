@@ -150,8 +150,8 @@ def test_names_and_paths_that_may_not_be_opened_are_refused(ref):
 
 @pytest.mark.parametrize("family", ["roberta", "modernbert", "distilbert"])
 def test_attention_on_a_pair_uses_the_models_template(folders, family):
-    at = opened("lessons/attention.py", str(folders[family]), **{
-        "attn.mode": "pair", "attn.a": "a cat", "attn.b": "a dog", "attn.view": "head"})  # fmt: skip
+    state = {"attn.mode": "pair", "attn.a": "a cat", "attn.b": "a dog", "attn.view": "head"}
+    at = opened("lessons/attention.py", str(folders[family]), **state)
     assert not at.error
     axis = figures(at)[0]["data"][0]["x"]
     labels = [str(x) for x in (axis if isinstance(axis, list) else plot_array(axis))]
