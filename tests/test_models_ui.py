@@ -23,6 +23,7 @@ def folder(tmp_path_factory):
 def allowed(folder, tmp_path, monkeypatch):
     monkeypatch.setenv("EXPLORER_MODEL_DIRS", str(folder.parent))
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "cache"))
+    calls._scan.clear()  # the list is cached for a while: another test's folders are not ours
 
 
 def test_one_copy_per_model_for_every_session_and_its_bytes(folder):

@@ -41,6 +41,10 @@ def allowed(folders, tmp_path_factory, monkeypatch):
         opened_models.cache_entry(cache, HUB_NAME, "modernbert", pooling="cls")
     monkeypatch.setenv("EXPLORER_MODEL_DIRS", str(folders["bert"].parent))
     monkeypatch.setenv("HF_HUB_CACHE", str(cache))
+    from explorer_core.ui.models import calls, differ
+
+    calls._scan.clear()  # the lists are cached for a while: another test's folders are not ours
+    differ.rows.clear()
 
 
 def opened(page: str, ref: str, lang: str = "en", **state):  # noqa: ANN201 - an AppTest
@@ -159,3 +163,13 @@ def test_attention_on_a_pair_uses_the_models_template(folders, family):
         assert "<s>" in labels[0] and sum("</s>" in x for x in labels) == 3
     else:
         assert "[CLS]" in labels[0] and sum("[SEP]" in x for x in labels) == 2
+
+
+def test_the_page_says_which_code_cut_the_text(folders):
+    at = opened("lessons/embed_tokens.py", str(folders["xlm-roberta"]))
+    line = next(c.value for c in at.caption if "Who cut the text" in c.value)
+    assert "Unigram" in line or "unigram" in line
+    assert "Run by Hugging Face tokenizers" in line and "Precompiled" in line
+    at = opened("lessons/embed_tokens.py", str(folders["roberta"]), "zh")
+    line = next(c.value for c in at.caption if "谁切分了文本" in c.value)
+    assert "Hugging Face tokenizers" not in line  # every step of RoBERTa's is ours

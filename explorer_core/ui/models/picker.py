@@ -23,7 +23,14 @@ from explorer_core.models.settings import megabytes
 from explorer_core.ui import settings
 from explorer_core.ui.i18n import t
 from explorer_core.ui.models import calls, download
-from explorer_core.ui.models.sources import OPENED, REF_KEY, SOURCES, memory
+from explorer_core.ui.models.sources import (
+    OPENED,
+    REF_KEY,
+    SOURCES,
+    SourceUnavailable,
+    memory,
+    opened_source,
+)
 
 BOX_KEY = next(k for k, v in settings.WIDGET_MIRRORS.items() if v == REF_KEY)  # models.box
 URL_SEEDED_REF = "_url_seeded.model"  # the URL's ?model= was taken once this session
@@ -100,5 +107,22 @@ def pick_source(key: str, label: str, format_func: Callable[[str], str], default
     holder = st.container()
     if kind == OPENED:
         chooser(holder)
+        said(holder)
     keep_ref_in_url(kind)
     return kind
+
+
+def said(where: st.delta_generator.DeltaGenerator) -> None:
+    """Which code cut the opened model's text (ours, or which pieces ran in `tokenizers`)."""
+    try:
+        opened = opened_source().opened
+    except SourceUnavailable:  # the page says why, below
+        return
+    info = getattr(opened.tokenizer, "file_info", None)
+    if info is None:  # an old folder's vocab.txt: our WordPiece
+        where.caption(t("models.cut.vocab_txt"))
+        return
+    line = t("models.cut.ours", kind=info.kind, steps="; ".join(info.ours))
+    if info.theirs:
+        line += " " + t("models.cut.theirs", steps="; ".join(info.theirs))
+    where.caption(line)

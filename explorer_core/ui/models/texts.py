@@ -1,7 +1,6 @@
 """Texts of the model picker and of "How encoders differ"."""
 
 EN = {
-    "models.src": "A model on this machine",
     "models.box": "Model: a Hub name or a folder",
     "models.box.placeholder": "Pick one, or type e.g. google-bert/bert-base-chinese",
     "models.box.help": (
@@ -16,8 +15,9 @@ EN = {
     ),
     "models.none": "Pick a model on this machine, or type a Hub name or a folder, above.",
     "models.refused": "This model cannot be opened here: {reason}",
-    "models.caption": "the real model {label} ({family}), run by this app's own encoder",
-    "models.tokenizer_said": "Tokenizer: {said}",
+    "models.cut.ours": "Who cut the text: this app's own {kind} code ({steps}).",
+    "models.cut.theirs": "Run by Hugging Face tokenizers, not by us: {steps}.",
+    "models.cut.vocab_txt": "Who cut the text: this app's own WordPiece code, from vocab.txt.",
     "models.memory": (
         "In this server's memory, shared by every visitor: {models}; {total} of {budget} (the "
         "least recently used model leaves first)."
@@ -93,7 +93,6 @@ EN = {
 }
 
 ZH = {
-    "models.src": "本机上的模型",
     "models.box": "模型：Hub 名称或文件夹",
     "models.box.placeholder": "选择一个，或输入如 google-bert/bert-base-chinese",
     "models.box.help": (
@@ -106,8 +105,9 @@ ZH = {
     ),
     "models.none": "请在上方选择本机上的模型，或输入 Hub 名称或文件夹。",
     "models.refused": "这个模型无法在这里打开：{reason}",
-    "models.caption": "真实模型 {label}（{family}），由本应用自己的编码器计算",
-    "models.tokenizer_said": "分词器：{said}",
+    "models.cut.ours": "谁切分了文本：本应用自己的 {kind} 代码（{steps}）。",
+    "models.cut.theirs": "以下步骤由 Hugging Face tokenizers 运行，而不是我们的代码：{steps}。",
+    "models.cut.vocab_txt": "谁切分了文本：本应用自己的 WordPiece 代码，读取 vocab.txt。",
     "models.memory": "本服务器内存中（所有访问者共用）：{models}；共 {total}，上限 {budget}（最久未用的模型先被移出）。",
     "models.download": "下载 {ref}",
     "models.downloading": "正在下载 {ref}：{done} / {total}",
