@@ -49,8 +49,8 @@ def _vectors(name: str, texts: list[str], device_name: str):
     from explorer_core.training.checkpoint import is_checkpoint, load_checkpoint
     from explorer_core.training.devices import resolve_device
 
+    device = resolve_device(device_name)  # --device cuda without a GPU fails first, whatever
     if name != "minilm" and Path(name).is_dir() and is_checkpoint(name):
-        device = resolve_device(device_name)
         ckpt = load_checkpoint(name)
         ckpt.model.to(device)
         return ckpt.embed(texts, normalize=False)
