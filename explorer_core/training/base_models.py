@@ -40,6 +40,8 @@ from explorer_core.tokenization import Tokenizer
 
 if TYPE_CHECKING:
     from explorer_core.models.checks import ModelFolder
+    from explorer_core.models.opened import OpenedModel
+    from explorer_core.models.pipeline import SentencePipeline
 
 INITS = ("fresh", "session", "minilm", "taught")  # or a folder path
 FRESH_INITS = ("fresh", "session")  # starts whose weights do not come from disk
@@ -152,20 +154,27 @@ def _tokenizer(folder: Path, family: str) -> Tokenizer:
     return load_tokenizer_file(folder)
 
 
-def _pooling(folder: Path) -> str:
-    """The one pooling mode of the model's sentence-transformers files the trainer has."""
+def _pooling(pipeline: SentencePipeline, name: str) -> str:
+    """The one pooling mode of the model's sentence-transformers files, if the trainer has it."""
     from explorer_core.bert.config import POOLING_MODES
-    from explorer_core.models.pipeline import read_pipeline
 
-    pipeline = read_pipeline(folder)
     if pipeline.dense:
-        raise ValueError(f"{folder.name} ends in Dense layers, which are not fine-tuned here")
+        raise ValueError(f"{name} ends in Dense layers, which are not fine-tuned here")
     if pipeline.pooling_mode not in POOLING_MODES:
         raise ValueError(
-            f"{folder.name} pools by {pipeline.pooling_mode}; the trainer pools by "
+            f"{name} pools by {pipeline.pooling_mode}; the trainer pools by "
             f"{', '.join(POOLING_MODES)}"
         )
     return pipeline.pooling_mode
+
+
+def describe_opened(opened: OpenedModel) -> BaseModel:
+    """A model a session opened (`models.opened`) as a start, from what it already holds: its
+    folder (the plan's init, which the training process loads), tokenizer, config and pooling;
+    labelled by its reference."""
+    pooling = _pooling(opened.pipeline, opened.label)
+    return BaseModel(str(opened.folder), opened.tokenizer, opened.model.config, pooling,
+                     opened.ref)  # fmt: skip
 
 
 def describe(init: str) -> BaseModel | None:
@@ -189,7 +198,9 @@ def describe(init: str) -> BaseModel | None:
         config = replace(config, add_pooling_layer=False)
     tokenizer = _tokenizer(folder, config.model_type)
     label = MINILM_LABEL if init == "minilm" else init if _is_hub_name(init) else folder.name
-    return BaseModel(init, tokenizer, config, _pooling(folder), label)
+    from explorer_core.models.pipeline import read_pipeline
+
+    return BaseModel(init, tokenizer, config, _pooling(read_pipeline(folder), folder.name), label)
 
 
 def load_weights_of(init: str) -> dict[str, Tensor]:

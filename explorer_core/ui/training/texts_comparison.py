@@ -28,6 +28,11 @@ EN = {
         "on this install yet: starting from a fresh model instead. Build it once with “Teach MiniLM Chinese” "
         "(above, the second kind of training), or wait for the background build."
     ),
+    "cmp.start.opened_note": (
+        "The model you opened fine-tunes with its own tokenizer, its family's architecture and "
+        "its authors' pooling (learning rate 2e-5, no pre-training); the tokenizer and model "
+        "sections above are then not used. Its size sets the time per step."
+    ),
     "cmp.start.bad": "Cannot start from this model: {reason}",
     "cmp.device": "Train on",
     "cmp.device.cuda": "GPU (CUDA)",
@@ -94,6 +99,10 @@ ZH = {
     "cmp.start.taught_missing": (
         "链接（或课程包）要求从 MiniLM + 中文 开始，但本机还没有构建它：改为从全新模型开始。请用“教 MiniLM 学中文”"
         "（上方的第二种训练）构建一次，或等待后台构建完成。"
+    ),
+    "cmp.start.opened_note": (
+        "你打开的模型用它自己的分词器、所属模型族的结构和作者的池化方式来微调（学习率 2e-5，不做预训练）；"
+        "此时上面的分词器和模型设置不起作用。每一步的时间取决于模型的大小。"
     ),
     "cmp.start.bad": "无法从这个模型开始：{reason}",
     "cmp.device": "训练设备",
