@@ -26,7 +26,9 @@ Files written::
     config_sentence_transformers.json
     1_Pooling/config.json        mean, cls or max pooling, as the checkpoint pools
 
-The tokenizer files are written for every model; config.json's BertConfig and the
+A brought model fine-tuned here (its tokenizer a `FileTokenizer`) keeps its own tokenizer files
+instead, copied as they are (`copy_tokenizer_files`). The tokenizer files are written for every
+other model; config.json's BertConfig and the
 sentence-transformers files only when BertModel can run the architecture. The vectors are not
 normalised (no Normalize module), as `Checkpoint.embed(normalize=False)`.
 """
