@@ -68,3 +68,6 @@ def test_the_opened_model_fine_tunes_in_the_worker(folder):
     assert shared.label.startswith(str(folder)) and "1 fine-tuning steps" in shared.label
     assert shared.checkpoint.config.model_type == "roberta"
     assert shared.checkpoint.embed(["a cat"]).shape == (1, shared.checkpoint.config.hidden_size)
+    table = next(d.value for d in at.dataframe if "model" in d.value.columns)
+    assert "The opened model, fine-tuned" in set(table["model"])
+    assert "Trained from scratch" not in set(table["model"])

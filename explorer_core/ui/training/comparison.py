@@ -42,7 +42,7 @@ OPENED = "opened"  # the model this session opened (ui.models: REF_KEY), labelle
 STARTS = ("fresh", "session", "minilm", TAUGHT, OPENED)
 COMPARE_KEY = "train.compare"  # {data key: {"rows": {model: [ComparisonRow]}, "seen": {...}}}
 AS_IS = ("lexical", "minilm", "taught")  # rows of every session: not the session's own models
-ORDER = ("lexical", "fresh", "trained", "minilm", "minilm_ft", "taught", "taught_ft")
+ORDER = ("lexical", "fresh", "trained", "minilm", "minilm_ft", "taught", "taught_ft", "opened_ft")
 
 
 def start_panel(
@@ -115,6 +115,9 @@ def _model_key(shared: SharedModel) -> str:
     start of the run's label (base_models)."""
     if shared.label.startswith(MINILM_LABEL):
         return "minilm_ft"
+    ref = opened_ref()
+    if ref and shared.label.startswith(f"{ref}, "):  # run labels read "<start>, trained in ..."
+        return "opened_ft"
     return "taught_ft" if shared.label.startswith(TAUGHT_LABEL) else "trained"
 
 
