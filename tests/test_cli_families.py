@@ -150,3 +150,13 @@ def test_bad_input_is_one_line(folders, tmp_path, monkeypatch, command, case, me
     assert code == 2 and out == "", err
     assert err.startswith("error: ") and err.count("\n") == 1 and message in err
     assert "Traceback" not in err
+
+
+def test_the_servers_folder_rule_still_holds_without_anywhere(folders):
+    """Only the command line passes anywhere=True: open_model itself refuses the same folder."""
+    from explorer_core.models.opened import open_model
+    from explorer_core.models.settings import ModelRefused
+
+    with pytest.raises(ModelRefused, match="outside the folders models may come from"):
+        open_model(str(folders["bert"]))
+    assert open_model(str(folders["bert"]), anywhere=True).family == "bert"
