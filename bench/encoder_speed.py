@@ -2,10 +2,11 @@
 
 Both models get the same random weights (transformers builds the model,
 `BertModel.from_transformers` reads it in memory). For each model and length (batch 1, no
-padding) the forwards are timed interleaved: each round runs ours (tracing off: the fused SDPA
-path), theirs (its default attention, sdpa) and our full `trace_encoder`, `--repeat` calls each;
-the table gives the medians over `--rounds` rounds. ratio = theirs / ours, so >= 1.0 means ours
-is at least as fast; "trace" is what keeping every intermediate costs on top of our forward.
+padding) the forwards are timed interleaved call by call: ours (tracing off: the fused SDPA
+path), theirs (its default attention, sdpa), our full `trace_encoder`, then ours again ...;
+the table gives the medians of `--rounds` x `--repeat` calls each. ratio = theirs / ours, so
+>= 1.0 means ours is at least as fast; "trace" is what keeping every intermediate costs on top
+of our forward.
 
     python bench/encoder_speed.py [--rounds 7] [--repeat 5] [--threads 2]
 """
@@ -51,16 +52,16 @@ def base_models() -> dict[str, transformers.PreTrainedModel]:
 
 
 def median_times(calls: dict[str, Callable[[], object]], rounds: int, repeat: int) -> dict:
-    """{name: median seconds per call}, the calls interleaved round by round."""
+    """{name: median seconds per call} over rounds x repeat calls each, interleaved call by call
+    (ours, theirs, trace, ours, ...), so a burst of load from other processes hits all alike."""
     times: dict[str, list[float]] = {name: [] for name in calls}
     for fn in calls.values():
         fn()  # warm up: first-call allocations, kernel selection
-    for _ in range(rounds):
+    for _ in range(rounds * repeat):
         for name, fn in calls.items():
             start = time.perf_counter()
-            for _ in range(repeat):
-                fn()
-            times[name].append((time.perf_counter() - start) / repeat)
+            fn()
+            times[name].append(time.perf_counter() - start)
     return {name: statistics.median(values) for name, values in times.items()}
 
 

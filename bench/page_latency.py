@@ -31,6 +31,12 @@ Each change alternates between two values, so every repetition is a real change.
 table per page with p50 and p95 (milliseconds) and the target each row is held to; written: a JSON
 file with every sample. A benchmark, not a test: timings depend on the machine's load (printed).
 
+The floor, in the same run: a bare six-page Streamlit app (bench/floor_app.py: a title, a
+paragraph, a segmented control, one 12x12 plotly heatmap and a table per page), written to a
+temporary folder, served the same way and walked by the same code (cold starts, its control's
+changes, page switches). A last table prints every figure as a multiple of the floor's
+page-switch p95: how far each page is from what Streamlit costs on this machine, now.
+
     python bench/page_latency.py [--reps 10] [--quick] [--pages attention,lesson] [--json PATH]
 
 `--quick` (under 5 minutes): one cold start, the main change of each page (10 repetitions), and
@@ -55,6 +61,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.floor_app import url_paths as floor_paths  # noqa: E402
+from bench.floor_app import write_floor_app  # noqa: E402
 from explorer_core.ui.throttle import rerun_rate  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -238,9 +246,10 @@ def load() -> str:
 
 
 class Server:
-    """`streamlit run app.py` as the README says, on `port`; `started` is the monotonic start."""
+    """`streamlit run app.py` as the README says, on `port`; `started` is the monotonic start.
+    `app`: another app to serve the same way (the floor, bench/floor_app.py)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, app: Path = ROOT / "app.py") -> None:
         self.url = f"http://127.0.0.1:{port}"
         self.log = tempfile.TemporaryFile()
         self.trace = Path(tempfile.mkstemp(prefix="page-latency-", suffix=".trace")[1])
@@ -250,10 +259,10 @@ class Server:
                "EXPLORER_BENCH_TRACE": str(self.trace)}  # fmt: skip
         self.started = time.monotonic()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+            [sys.executable, "-m", "streamlit", "run", app.name, "--server.headless", "true",
              "--server.port", str(port), "--server.address", "127.0.0.1",
              "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+            cwd=app.parent, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip
 
     def wait_healthy(self, timeout: float = 60) -> None:
@@ -437,7 +446,10 @@ def summary(values: list[float]) -> dict[str, float]:
     return {"n": len(values), "p50": statistics.median(values), "p95": percentile(values, 0.95)}
 
 
-def cold_start(playwright, port: int, pages: list[Page], read: float, drop: bool) -> dict:  # noqa: ANN001
+def cold_start(
+    playwright, port: int, pages: list[Page], read: float, drop: bool,  # noqa: ANN001
+    app: Path = ROOT / "app.py",
+) -> dict:  # fmt: skip
     """Server start to the first painted page, then the first visit of each page, clicked `read`
     seconds after the page before it was painted (ms). The browser is a new one with an empty
     profile each time, a person opening the app for the first time: its cache holds none of
@@ -449,7 +461,7 @@ def cold_start(playwright, port: int, pages: list[Page], read: float, drop: bool
         page = context.new_page()
         if drop:
             drop_file_cache()
-        server = Server(port)
+        server = Server(port, app)
         try:
             server.wait_healthy()
             tab = Tab(page, server)
@@ -500,6 +512,10 @@ def wait_warm(tab: Tab, seconds: float) -> None:
     time.sleep(max(1.0, tab.server.started + seconds - time.monotonic()))
 
 
+FLOOR_PAGES = tuple(
+    Page(path, (Change("view", "seg", f"floor{i}.view", (1, 0), main=True),))
+    for i, path in enumerate(floor_paths(), start=1)
+)  # the floor's own walk: its one control per page, then the same page switches
 PLOTLY_LOADED = """() => performance.getEntriesByType('resource')
     .some((entry) => entry.name.includes('/PlotlyChart.'))"""
 
@@ -584,6 +600,78 @@ def report(result: dict) -> None:
         print(f"\nexceptions shown on pages: {result['errors'][:5]}")
 
 
+def walk(
+    playwright, port: int, pages: list[Page], cold_pages: list[Page], app: Path,  # noqa: ANN001
+    args: argparse.Namespace, cold_reps: int,
+) -> dict:  # fmt: skip
+    """One app's measurements: cold starts (first visits of `cold_pages`), then on one warm server
+    the changes of `pages` and the page switches. The real app and the floor go through this."""
+    result: dict = {"cold": [], "changes": {}, "switches": {}, "errors": []}
+    for _ in range(cold_reps):
+        result["cold"].append(cold_start(playwright, port, cold_pages, args.read,
+                                         args.drop_caches, app))  # fmt: skip
+        print(f"cold start: {result['cold'][-1]}", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as profile:
+        context = launch(playwright, profile)
+        server = Server(port, app)
+        try:
+            server.wait_healthy()
+            tab = Tab(context.new_page(), server)
+            tab.goto("")
+            wait_warm(tab, WARM_AFTER)
+            for spec in pages:
+                print(f"page /{spec.path} ...", file=sys.stderr)
+                result["changes"][spec.path] = warm_page(tab, spec, args.reps, args.quick)
+            cycles = max(2, -(-10 // len(pages))) if args.quick else args.reps  # >= 10 switches
+            result["switches"] = page_switches(tab, pages, cycles)
+            result["errors"] = tab.errors
+        finally:
+            server.stop()
+            context.close()
+    return result
+
+
+def ratio(stats: dict[str, float], floor: float, key: str = "p95") -> str:
+    return f"{stats[key] / floor:8.2f}" if stats else f"{'-':>8}"
+
+
+def report_ratios(result: dict) -> None:
+    """Every p95 above (and the cold start's p50) as a multiple of the floor's page-switch p95:
+    the bare six-page app of bench/floor_app.py, walked the same way in the same run."""
+    floor = result["floor"]
+    floor_switch = summary([ms for times in floor["switches"].values() for ms in times])
+    if not floor_switch:
+        print("\nthe floor app gave no page switch: no ratios")
+        return
+    unit = floor_switch["p95"]
+    print(f"\n== as multiples of the floor's page-switch p95 ({unit:.0f} ms: a bare 6-page"
+          " Streamlit app, title, paragraph, segmented control, 12x12 plotly heatmap, table;"
+          " the same browser walk, in the same run)")  # fmt: skip
+    print(f"   {'page':<24} {'change':<16} {'server':>8} {'painted':>8} {'switch':>8}"
+          f" {'first':>8}")  # fmt: skip
+    for label, app in (("", result), ("floor ", floor)):
+        firsts = {path: summary([c[path] for c in app["cold"] if path in c])
+                  for path in app["changes"]}  # fmt: skip
+        for path, rows in app["changes"].items():
+            switch = summary(app["switches"].get(path or "home", []))
+            first = ratio(firsts[path], unit) if path else f"{'-':>8}"
+            for name, row in rows.items():
+                if "missing" in row:
+                    continue
+                print(
+                    f"   {label + '/' + path:<24} {name:<16} "
+                    f"{ratio(summary(row['server']), unit)} "
+                    f"{ratio(summary(row['painted']), unit)} {ratio(switch, unit)} {first}"
+                )
+                switch, first = {}, f"{'-':>8}"  # once per page
+        every = summary([ms for times in app["switches"].values() for ms in times])
+        cold = summary([c["start"] for c in app["cold"]])
+        print(f"   {label + 'all pages':<24} {'page switch':<16} {'':>8} {'':>8} "
+              f"{ratio(every, unit)}")  # fmt: skip
+        print(f"   {label + 'cold start (p50)':<24} {'first paint':<16} {'':>8} "
+              f"{ratio(cold, unit, 'p50')}")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, default=10)
@@ -610,29 +698,17 @@ def main() -> None:
     result = {"load_start": load(), "reps": args.reps, "quick": args.quick, "read": args.read,
               "drop_caches": args.drop_caches, "cold": [], "changes": {}, "switches": {},
               "errors": []}  # fmt: skip
-    with tempfile.TemporaryDirectory() as profile, sync_playwright() as p:
+    with tempfile.TemporaryDirectory() as floor_dir, sync_playwright() as p:
         port = free_port(args.port)
-        for _ in range(cold_reps):
-            result["cold"].append(cold_start(p, port, list(PAGES), args.read, args.drop_caches))
-            print(f"cold start: {result['cold'][-1]}", file=sys.stderr)
-        context = launch(p, profile)
-        server = Server(port)
-        try:
-            server.wait_healthy()
-            tab = Tab(context.new_page(), server)
-            tab.goto("")
-            wait_warm(tab, WARM_AFTER)
-            for spec in pages:
-                print(f"page /{spec.path} ...", file=sys.stderr)
-                result["changes"][spec.path] = warm_page(tab, spec, args.reps, args.quick)
-            cycles = max(2, -(-10 // len(pages))) if args.quick else args.reps  # >= 10 switches
-            result["switches"] = page_switches(tab, pages, cycles)
-            result["errors"] = tab.errors
-        finally:
-            server.stop()
-            context.close()
+        result |= walk(p, port, pages, list(PAGES), ROOT / "app.py", args, cold_reps)
+        floor = write_floor_app(Path(floor_dir))
+        print("the floor app ...", file=sys.stderr)
+        result["floor"] = walk(p, port, list(FLOOR_PAGES), list(FLOOR_PAGES), floor, args,
+                               cold_reps)  # fmt: skip
+    result["errors"] = result["errors"] + result["floor"]["errors"]
     result["load_end"] = load()
     report(result)
+    report_ratios(result)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=1))
     print(f"\nall samples: {args.json}")

@@ -76,8 +76,8 @@ if not texts or not all(text.strip() for text in texts) or (pair is not None and
 enc = encode(source.tokenizer, texts, pair)
 config = source.model.config
 length = len(enc.input_ids[0])
-if config.position_embedding_type == "learned" and length > config.max_position_embeddings:
-    st.error(t("attn.too_long", n=length, limit=config.max_position_embeddings))
+if config.position_embedding_type == "learned" and length > config.max_tokens:
+    st.error(t("attn.too_long", n=length, limit=config.max_tokens))
     stop()
 run = run_attention(source.key, source.model, *batch_key(enc), causal)
 source_caption = t(f"attn.src.caption.{kind}", label=source.label)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer_core.ui.embeddings.model_positions import model_positions
 from explorer_core.ui.embeddings.position_views import Sliders, beyond_trained, scheme_view
 from explorer_core.ui.embeddings.positions import rope_close_up, scheme_comparison, word_order_view
 from explorer_core.ui.i18n import t
@@ -49,4 +50,5 @@ if st.toggle(t("emb.pos.rope"), **bind("emb.pos.rope")):
 beyond_trained(sliders)
 scheme_comparison(SCHEMES)
 word_order_view()  # 狗咬人 / 人咬狗: a bag of token embeddings until positions are added
+model_positions(length)  # a real model's own scheme: its table and offset, or its RoPE bases
 share_link(LINKED, link, DEFAULTS)

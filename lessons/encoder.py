@@ -7,12 +7,13 @@ import streamlit as st
 
 from explorer_core.ui.encoder import calls, layers_views, views
 from explorer_core.ui.i18n import t
+from explorer_core.ui.models import differ
 from explorer_core.ui.models.picker import pick_source
 from explorer_core.ui.settings import bind, init_page
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
 from explorer_core.ui.taught.views import unavailable
 
-VIEWS = ("layer", "mixing", "stack", "contexts", "decoder")
+VIEWS = ("layer", "mixing", "stack", "contexts", "decoder", "families")
 DEFAULTS = init_page("lessons/encoder.py")  # declared in explorer_core/ui/settings.py
 for key, codes in (("enc.source", calls.SOURCES), ("enc.view", VIEWS)):
     url_synced(key, codes)  # translated labels: kept in the URL as codes
@@ -69,8 +70,10 @@ def inside(shown: views.Shown) -> None:
         layers_views.stack(shown, bind)
     elif view == "contexts":
         layers_views.contexts(shown, bind)
-    else:
+    elif view == "decoder":
         layers_views.decoder(shown, bind)
+    else:
+        differ.differ_view()  # the models on this machine side by side
     st.info(t("enc.note"), icon=":material/info:")
     share_link(LINKED, link, DEFAULTS)
 

@@ -10,6 +10,7 @@ import streamlit as st
 
 from explorer_core.ui.export import download_json
 from explorer_core.ui.i18n import t
+from explorer_core.ui.models import picker
 from explorer_core.ui.settings import bind, choices, init_page
 from explorer_core.ui.similarity import calls, views
 from explorer_core.ui.state import share_link, url_synced
@@ -22,13 +23,14 @@ for key in ("sim.pooling", "sim.view", "sim.model", "sim.split"):
     url_synced(key, choices(key))  # translated labels: kept in the URL as codes
 LINKED = ("sim.a", "sim.b", "sim.pooling", "sim.view", "sim.model", "sim.list", "sim.query",
           "sim.k", "sim.split")  # fmt: skip
-for key in ("sim.list", "sim.query", "sim.k"):  # subtle: keep text while its widget is hidden
-    st.session_state[key] = st.session_state[key]
 
 ui.sync_run()
 shared, minilm, taught = ui.shared_model(), ui.try_minilm(), calls.taught_encoder()
 st.title(t("sim.title"))
 st.markdown(t("sim.intro"))
+picker.take_url_ref()
+picker.chooser()  # a model on this machine beside the others (the one every page shares)
+opened = calls.opened_encoder()  # None: none opened, or it cannot be opened (said below)
 if shared is None:
     st.info(t("sim.no_trained"), icon=":material/info:")
 if minilm is None:
@@ -43,6 +45,8 @@ if minilm is not None:
     encoders["minilm"] = (minilm, "minilm", t("sim.src.minilm"))
 if taught is not None:
     encoders["taught"] = (*taught, t("sim.src.taught"))
+if opened is not None:
+    encoders["opened"] = opened
 if not encoders:
     st.error(t("sim.nothing"))
     st.stop()
@@ -69,7 +73,8 @@ if first and second:
     for column, kind in zip(st.columns(len(encoders)), encoders, strict=True):
         u, v = vectors(kind, [first, second])
         pair_cos[kind] = float(u @ v)
-        column.metric(t(f"sim.cos.{kind}"), f"{pair_cos[kind]:.3f}")
+        label = encoders[kind][0].opened.label if kind == "opened" else ""
+        column.metric(t(f"sim.cos.{kind}", label=label), f"{pair_cos[kind]:.3f}")
     models = " ".join(caption for _, _, caption in encoders.values())
     st.caption(t("sim.pair.caption", pooling=t(f"sim.pooling.{pooling}"), models=models))
     record = {"a": first, "b": second, "pooling": pooling, "cosine": pair_cos}

@@ -11,7 +11,13 @@ from explorer_core.training.choices import OBJECTIVES
 from explorer_core.training.presets import PRESETS
 from explorer_core.ui.i18n import t
 from explorer_core.ui.settings import defaults
-from explorer_core.ui.state import SHARED_TOKENIZER, init, share_link, url_synced
+from explorer_core.ui.state import (
+    SHARED_TOKENIZER,
+    init,
+    set_before_widgets,
+    share_link,
+    url_synced,
+)
 from explorer_core.ui.training import calls as ui
 from explorer_core.ui.training import class_run
 from explorer_core.ui.training import run as runs
@@ -23,7 +29,7 @@ from explorer_core.ui.training.form import (
     model_panel,
     objective_panel,
     plan_panel,
-    reset_sizes,
+    preset_sizes,
 )
 from explorer_core.ui.training.panels import (
     DRAWN_KEY,
@@ -41,10 +47,12 @@ LINKED = ("train.kind", "train.data", "train.tok", "train.algo", "train.vocab_si
           "train.fine_steps", "train.budget", "train.whole_word", "train.start_from",
           *SIZE_KEYS)  # fmt: skip
 
-# subtle: a widget's value is dropped when a run does not draw it (edit toggle off, another
-# objective or tokenizer source); writing each value back keeps the learner's choice.
-for key in (*SIZE_KEYS, "train.max_length", "train.seed", "train.pre_steps", "train.algo",
-            "train.vocab_size", "train.lower"):  # fmt: skip
+# subtle: a widget's value is dropped when a run does not draw it (another tokenizer source);
+# writing it back keeps the learner's choice. Only for widgets not bound to the URL: Streamlit
+# keeps a bound one's value itself (sizes, steps, seed, vocabulary size), and a bound widget
+# whose value was written here in the run that draws it logged "created with a default value
+# but also had its value set via the Session State API" (train.vocab_size, on every rerun).
+for key in ("train.algo", "train.lower"):
     st.session_state[key] = st.session_state[key]
 
 # translated labels: kept in the URL as codes; a preset from a link brings its sizes
@@ -53,7 +61,7 @@ url_synced("train.data", ("builtin", "upload"))
 url_synced("train.objective", OBJECTIVES)
 url_synced("train.start_from", STARTS)  # "taught" before it is built: start_panel falls back
 if url_synced("train.preset", tuple(PRESETS)):
-    reset_sizes()
+    set_before_widgets(preset_sizes(st.session_state["train.preset"]))
 
 
 just_ended = ui.sync_run()
@@ -121,6 +129,7 @@ right.button(
 
 if just_ended:
     class_run.post_result(st.session_state[ui.PARTS_KEY][1])  # in a class: to the leaderboard
+class_run.result_card()  # in a class: the place, score and board of the run posted last
 st.subheader(t("train.run.head"))
 st.fragment(run_every=runs.poll_every(place))(progress_panel)(parts, data_key)
 result_panel(parts, data_key, active)

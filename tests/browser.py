@@ -78,10 +78,13 @@ def streamlit_command() -> list[str]:
 
 
 @contextmanager
-def streamlit_server(port: int | None = None, env: dict[str, str] | None = None) -> Iterator[str]:
+def streamlit_server(
+    port: int | None = None, env: dict[str, str] | None = None, log: Path | None = None
+) -> Iterator[str]:
     """Run `streamlit run app.py` (no flags) on a free port; yield its base URL once
     /_stcore/health answers ok. Port and address come from Streamlit's own environment variables,
-    so the command line is exactly the one a teacher types."""
+    so the command line is exactly the one a teacher types. `log`: a file that receives the
+    server's output (stdout and stderr), for a test that reads what the server logged."""
     port = port or free_port()
     env = {
         **os.environ,
@@ -94,7 +97,7 @@ def streamlit_server(port: int | None = None, env: dict[str, str] | None = None)
         "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
         **(env or {}),
     }
-    log = tempfile.TemporaryFile()
+    log = open(log, "w+b") if log is not None else tempfile.TemporaryFile()  # noqa: SIM115
     proc = subprocess.Popen(
         streamlit_command(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
     )

@@ -10,12 +10,11 @@ screen, in English and Chinese.
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, SHOTS, BrowserSession
+from tests.browser import SHOTS, BrowserSession
+from tests.class_browser import chromium, params, person, see
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -23,40 +22,6 @@ PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1400, "height": 1000}
 PROJECTOR = {"width": 1280, "height": 720}
 XSS = "<img src=x onerror=alert(1)>"
-
-
-@contextmanager
-def chromium():
-    """One headless Debian Chromium; each caller's context is a separate person."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                    args=CHROMIUM_ARGS)  # fmt: skip
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-def person(browser, base_url: str, size: dict) -> BrowserSession:  # noqa: ANN001 - a Browser
-    return BrowserSession(browser.new_context(viewport=size), base_url)
-
-
-def params(session: BrowserSession) -> dict[str, str]:
-    return {k: v[0] for k, v in parse_qs(urlsplit(session.page.url).query).items()}
-
-
-def see(session: BrowserSession, text: str, timeout: int = 60_000) -> None:
-    """Wait for `text`; on a timeout, fail with what the page showed instead (and a screenshot)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    try:
-        session.page.get_by_text(text).first.wait_for(timeout=timeout)
-    except PlaywrightTimeout:
-        session.screenshot("class-failed")
-        shown = session.page.locator('[data-testid="stApp"]').inner_text(timeout=5_000)
-        pytest.fail(f"{text!r} not shown within {timeout} ms; the page showed:\n{shown[-3000:]}")
 
 
 def click(session: BrowserSession, name: str, timeout: int = 60_000) -> None:
@@ -151,6 +116,10 @@ def test_a_lesson_with_a_teacher_and_three_students(app_url):
         # by its key: a button named "Train" also matches "Whole-word masking in pre-training"
         ann.page.locator(".st-key-train-start button").click(timeout=60_000)
         see(ann, "Your result is on the class leaderboard", timeout=120_000)
+        ann.page.wait_for_timeout(6_000)  # longer than a toast shows: the card stays
+        see(ann, "place 1 of 1 runs", timeout=5_000)
+        ann.page.get_by_text("place 1 of 1 runs").first.scroll_into_view_if_needed()
+        ann.screenshot("class-student-result")
         see(teacher, "Leaderboard · runs: 1", timeout=20_000)
         sidebar.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for(timeout=20_000)
         teacher.screenshot("class-teacher-leaderboard")
@@ -192,6 +161,54 @@ def test_screens_on_a_projector_and_a_phone(app_url, lang):
         teacher.screenshot(f"class-board-{lang}")
         assert teacher.exceptions() == [] and student.exceptions() == []
         assert SHOTS.is_dir()
+
+
+# each table of the board that hides part of itself: columns scrolled out, or its last rows
+OVERFLOWING_TABLES = """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+    .map(el => el.querySelector('.dvn-scroller')).filter(s => s
+        && (s.scrollWidth > s.clientWidth + 2 || s.scrollHeight > s.clientHeight + 2))
+    .map(s => `${s.clientWidth} x ${s.clientHeight} of ${s.scrollWidth} x ${s.scrollHeight}`)"""
+TABLE_WIDTHS = """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+    .map(el => el.getBoundingClientRect().width)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_board_fits_a_projector_and_can_fill_it(app_url, lang):
+    """Issue 37: while presenting, the board sat in the panel's third column and its tables'
+    columns ("mean ± sd" and on) scrolled out of it. Its leaderboard now spans the page below
+    the columns, every table showing every column and row at 1280x720 (the rows were sized for
+    the normal type, and the last one was cut off), and a switch puts the experiment
+    and its board alone across the full width (the code, roster and poll come back with it)."""
+    with chromium() as browser:
+        teacher = person(browser, app_url, PROJECTOR)
+        teacher.open("", f"class=new&lang={lang}&present=1",
+                     wait_text={"en": "joined", "zh": "已加入"}[lang])  # fmt: skip
+        post_results(teacher_code := params(teacher)["class"], params(teacher)["teacher"])
+        spread = {"en": "Spread over seeds", "zh": "种子间的波动"}[lang]
+        see(teacher, {"en": "Head to head, seed by seed", "zh": "逐个种子两两对比"}[lang])
+        page = teacher.page
+        page.wait_for_function("document.querySelectorAll('[data-testid=\"stDataFrame\"] "
+                               ".dvn-scroller').length >= 2", timeout=30_000)  # fmt: skip
+        assert page.evaluate(OVERFLOWING_TABLES) == []
+        page.get_by_text(spread).first.scroll_into_view_if_needed()
+        teacher.screenshot(f"class-board-below-{lang}")
+
+        switch = {"en": "The board across the screen", "zh": "排行榜占满屏幕"}[lang]
+        page.get_by_text(switch, exact=True).click()
+        roster = {"en": "Joined: 6", "zh": "已加入：6 人"}[lang]
+        page.get_by_text(roster).first.wait_for(state="hidden", timeout=30_000)
+        page.wait_for_function("document.querySelectorAll('[data-testid=\"stDataFrame\"] "
+                               ".dvn-scroller').length >= 2", timeout=30_000)  # fmt: skip
+        assert page.evaluate(OVERFLOWING_TABLES) == []
+        assert min(page.evaluate(TABLE_WIDTHS)) > 0.75 * PROJECTOR["width"]
+        page.get_by_text(switch, exact=True).scroll_into_view_if_needed()
+        teacher.screenshot(f"class-board-wide-top-{lang}")
+        page.get_by_text(spread).first.scroll_into_view_if_needed()
+        teacher.screenshot(f"class-board-wide-{lang}")
+        page.get_by_text(switch, exact=True).click()  # back: the panel's columns
+        see(teacher, roster, timeout=30_000)
+        assert teacher_code in page.locator('[data-testid="stMain"]').inner_text()
+        assert teacher.exceptions() == []
 
 
 def post_results(code: str, secret: str) -> None:

@@ -325,6 +325,54 @@ def test_a_controlled_experiment_trains_the_teachers_settings_not_the_students(c
     assert not ann.number_input(key="train.fine_steps").disabled
 
 
+def test_a_students_result_stays_on_her_train_page_with_its_place_score_and_board(class_db):
+    """Issue 37: "Your result is on the class leaderboard" was a toast, gone in seconds. Now the
+    Train page keeps a card: her place of how many runs (the board's order: mean test Spearman
+    over the languages, higher first), her score, her run, and the board behind a switch. The
+    place follows the runs posted after hers; a newer experiment's board drops the card."""
+    from explorer_core.analysis.experiment import ExperimentResult, board_score
+    from explorer_core.training.controlled import ExperimentSettings
+    from tests.models import wait_for_end
+
+    teacher = start_class()
+    seat = teacher.session_state["class.seat"]
+    class_db.start_experiment(seat.code, seat.secret, ["byte-bpe"], [300],
+                              ExperimentSettings("tiny", 6, (4, 5)))  # fmt: skip
+    kid = class_db.join(seat.code, "Kid")
+    class_db.assignment(seat.code, kid.token)
+    row = {"algorithm": "byte-bpe", "vocab_size": 300, "preset": "tiny", "steps": 6,
+           "seconds": 3.0, "seed": 4}  # fmt: skip
+    class_db.post_result(seat.code, kid.token, row | {"test_spearman_en": -0.99})  # below hers
+    ann = open_app({"class": seat.code, "name": "Ann"})
+    ann.switch_page("lessons/train_model.py").run()
+    ann.button(key="train.start").click().run()
+    wait_for_end(ann)
+    assert not ann.exception, [e.message for e in ann.exception]
+    posted = next(r for r in class_db.results(seat.code) if r["nickname"] == "Ann")
+    score = board_score(ExperimentResult.from_row(posted))
+    said = everything_said(ann)
+    assert "Your result is on the class leaderboard: place **1** of 2 runs." in said
+    assert f"**{score:.3f}**" in said and "Your run: byte-bpe, vocabulary" in said
+    assert f"seed {posted['seed']}, 6 steps" in said
+
+    ann.run()  # later runs of the page: the card stays (the toast was once)
+    assert "place **1** of 2 runs" in everything_said(ann)
+    ann.toggle(key="class.s.board").set_value(True).run()
+    board = next(d.value for d in ann.dataframe if "nickname" in d.value.columns)
+    assert board["nickname"].tolist() == ["Ann", "Kid"]
+
+    bea = class_db.join(seat.code, "Bea")
+    class_db.assignment(seat.code, bea.token)
+    class_db.post_result(seat.code, bea.token, row | {"test_spearman_en": 0.99})  # above hers
+    ann.run()
+    assert "place **2** of 3 runs" in everything_said(ann)
+
+    class_db.start_experiment(seat.code, seat.secret, ["word"], [300], ExperimentSettings())
+    ann.run()
+    assert "Your result is on the class leaderboard" not in everything_said(ann)
+    assert not ann.exception, [e.message for e in ann.exception]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_class_pages_speak_both_languages(class_db, lang):
     teacher = open_app({"class": "new", "lang": lang})

@@ -74,11 +74,12 @@ def test_content_ids_pieces_and_spans_agree_with_tokenizers(loaded, name, text):
 
 
 @pytest.mark.parametrize("name", FILES)
-def test_decode_equals_tokenizers(loaded, name):
+@pytest.mark.parametrize("skip", [True, False], ids=["skip_special", "keep_special"])
+def test_decode_equals_tokenizers(loaded, name, skip):
     ours, theirs = loaded[name]
     for text in AWKWARD:
         ids = theirs.encode(text, PAIR).ids
-        assert ours.decode(ids) == theirs.decode(ids), text
+        assert ours.decode(ids, skip) == theirs.decode(ids, skip_special_tokens=skip), text
 
 
 @pytest.mark.parametrize("name", FILES)

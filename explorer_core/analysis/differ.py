@@ -14,7 +14,10 @@ embeddings 30,522·384 + 512·384 + 2·384 + 2·384 (LayerNorm) = 11,918,592; at
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
@@ -119,3 +122,41 @@ def parameter_split(config: BertConfig) -> dict[str, int]:
     for name, parameter in model.named_parameters():  # shared tensors are listed once
         split[part_of(name)] += parameter.numel()
     return split
+
+
+# ---- one row of the table for a model folder -------------------------------------------------
+
+VOCAB_KINDS = {"WordPiece": "wordpiece", "BPE": "byte-bpe", "Unigram": "unigram"}
+_MODEL_TYPE = re.compile(r'"model"\s*:\s*\{\s*"type"\s*:\s*"(\w+)"')
+
+
+def vocab_kind(folder: Path) -> str:
+    """The tokenizer's algorithm from its files, without building it: tokenizer.json's
+    `model.type` (as `tokenization.hf_file` chooses it), else "wordpiece" for a vocab.txt."""
+    file = folder / "tokenizer.json"
+    if file.is_file():
+        found = _MODEL_TYPE.search(file.read_text(encoding="utf-8", errors="replace"))
+        if found is None:
+            model = json.loads(file.read_text(encoding="utf-8")).get("model", {})
+            kind = model.get("type", "") if isinstance(model, dict) else ""
+        else:
+            kind = found.group(1)
+        return VOCAB_KINDS.get(kind, kind.lower() or "?")
+    return "wordpiece" if (folder / "vocab.txt").is_file() else "?"
+
+
+@dataclass(frozen=True)
+class EncoderRow:
+    """One model of the side-by-side table."""
+
+    name: str
+    switches: Switches
+    vocab_kind: str
+    vocab_size: int
+    parameters: dict[str, int]  # by part (PARTS)
+    pooling: str  # e.g. "mean, normalised"; "" when unknown
+
+
+def encoder_row(name: str, config: BertConfig, vocab: str, pooling: str) -> EncoderRow:
+    return EncoderRow(name, switches(config), vocab, config.vocab_size, parameter_split(config),
+                      pooling)  # fmt: skip

@@ -206,6 +206,34 @@ def reference_scores(
     return out
 
 
+def board_score(result: ExperimentResult) -> float | None:
+    """What the leaderboard ranks by: the mean test Spearman over the run's languages (None
+    without one: such a run is listed last).
+
+    >>> board_score(ExperimentResult("", "word", 99, "tiny", 5, 1.0, 0, {}, {"en": 0.6,
+    ...             "zh": 0.4, "all": None}, {}))
+    0.5
+    """
+    scores = [v for v in result.test_spearman.values() if v is not None]
+    return sum(scores) / len(scores) if scores else None
+
+
+def board_place(mine: ExperimentResult, results: Sequence[ExperimentResult]) -> int:
+    """`mine`'s place on the leaderboard of `results`: 1 + the runs that scored higher (equal
+    scores share a place; a run without a score is below every run with one).
+
+    >>> runs = [ExperimentResult(n, "word", 99, "tiny", 5, 1.0, 0, {}, {"en": rho}, {})
+    ...         for n, rho in (("a", 0.7), ("b", 0.5), ("c", 0.5), ("d", None))]
+    >>> [board_place(r, runs) for r in runs]
+    [1, 2, 2, 4]
+    """
+    own = board_score(mine)
+    others = [board_score(r) for r in results]
+    if own is None:
+        return 1 + sum(score is not None for score in others)
+    return 1 + sum(score is not None and score > own for score in others)
+
+
 @dataclass(frozen=True)
 class ExperimentSummary:
     """Spearman of the runs of one tokenizer (algorithm, size) on one split and language."""

@@ -22,6 +22,7 @@ from explorer_core.bert.pooling import POOLING_MODES, SentenceEncoder
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer
 
+OWN_POOLING = "own"  # the pooling the model's authors chose (an opened model: its pipeline)
 MAX_TEXTS = 200  # sentences per list: a matrix of 200 x 200 is still readable as a heatmap
 
 
@@ -32,11 +33,13 @@ class TextEncoder:
     model: BertModel
     tokenizer: Tokenizer
     max_length: int = 128  # tokens per sentence, [CLS] and [SEP] included
+    own: str = "mean"  # the model's own pooling (OWN_POOLING): mean for MiniLM and ours
 
     def embed(
         self, texts: Sequence[str], pooling: str = "mean", batch_size: int = 32
     ) -> np.ndarray:
         """Unit-length sentence vectors (N, H) as float64 numpy."""
+        pooling = self.own if pooling == OWN_POOLING else pooling
         if pooling not in POOLING_MODES:
             raise ValueError(f"pooling must be one of {', '.join(POOLING_MODES)}, got {pooling!r}")
         texts = [str(t) for t in texts]

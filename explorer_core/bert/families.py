@@ -4,14 +4,17 @@ transformers keeps one modeling file per family, each a near-copy of BERT. Here 
 differs from BERT, said as switches (see `BertConfig`), and a table of weight names
 (`explorer_core.bert.family_weights`):
 
-    family       positions                 segments  embeddings  layers             ffn    pooler
-    bert         learned, from 0           2         H           post-LN            GELU   yes
-    roberta      learned, from pad + 1     1         H           post-LN            GELU   yes
-    xlm-roberta  learned, from pad + 1     1 (or 2)  H           post-LN            GELU   yes
-    distilbert   learned, from 0           none      H           post-LN            GELU   no
-    albert       learned, from 0           2         E -> H      post-LN, 1 shared  tanh-GELU yes
-    electra      learned, from 0           2         E -> H      post-LN            GELU   no
-    modernbert   rotary, local and global  none      H, no bias  pre-LN, windowed   GeGLU  no
+    family       positions               segments  embeddings  layers             ffn        pooler
+    bert         learned, from 0         2         H           post-LN            GELU       yes
+    roberta      learned, from pad + 1   1         H           post-LN            GELU       yes
+    xlm-roberta  learned, from pad + 1   1         H           post-LN            GELU       yes
+    distilbert   learned, from 0         none      H           post-LN            GELU       no
+    albert       learned, from 0         2         E -> H      post-LN, 1 shared  tanh-GELU  yes
+    electra      learned, from 0         2         E -> H      post-LN            GELU       no
+    modernbert   rotary, local + global  none      H           pre-LN, windowed   GeGLU      no
+
+(ModernBERT: no bias anywhere, no LN1 in layer 0, a final LayerNorm; its local layers see keys
+within local_attention // 2 and use another rotary base.)
 
 `config_from_transformers(data)` turns a config.json dict into our config (or raises
 `UnsupportedModel` with one line a user can act on); `weights_to_ours(config, weights)` renames a

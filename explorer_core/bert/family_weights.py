@@ -46,7 +46,8 @@ BERT_NAMES = re.compile(
     r"|intermediate\.dense|output\.(dense|LayerNorm))\.(weight|bias)"
     r"|pooler\.dense\.(weight|bias))$"
 )
-# per family: (where its layer N lives, {its sub-module: ours}); "{L}": every layer (ALBERT)
+# per family: (where its layer {N} lives, {its sub-module: ours}); a place without {N} (ALBERT)
+# is one layer shared by all, so its weights go to every layer index
 LAYER_NAMES: dict[str, tuple[str, dict[str, str]]] = {
     "distilbert": ("transformer.layer.{N}.", {
         "attention.q_lin": "attention.self.query",

@@ -2,13 +2,13 @@
 
     BertModel
     ├── embeddings   token + position + segment, LayerNorm        (explorer_core.bert.embeddings)
-    ├── encoder.layer[N]                                           one BertLayer per layer
+    ├── encoder.layer[N]   one BertLayer per layer (explorer_core.bert.layer); ALBERT: 1, shared
     │   ├── attention   self-attention, dense, residual, LayerNorm (explorer_core.bert.attention)
     │   ├── intermediate  dense H -> I, GELU (GeGLU: H -> 2I, act(input) ⊙ gate)
     │   └── output      dense I -> H, residual, LayerNorm
     └── pooler       dense + tanh on the first token ([CLS]); None without one
 
-Post-LN (BERT): x = LN(x + sublayer(x)). Pre-LN (GPT-2, many tutorials): x = x + sublayer(LN(x)),
+Post-LN (BERT): x = LN(x + sublayer(x)). Pre-LN (GPT-2, ModernBERT): x = x + sublayer(LN(x)),
 with one more LayerNorm after the last layer. `BertModel.from_transformers` loads a checkpoint of
 any family in `explorer_core.bert.families` (folder with config.json and model.safetensors, or a
 model in memory); the family's switches live in `BertConfig`, the names stay BERT's.

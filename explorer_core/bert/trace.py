@@ -111,6 +111,7 @@ class EncoderTrace:
     embedding_sum: Tensor | None = None  # (T, E) token + segment + position, before LayerNorm
     embedding_norm: Tensor | None = None  # (T, E) after the LayerNorm, before the projection
     position_ids: Tensor | None = None  # (T,) the positions used (RoBERTa: from pad + 1)
+    model_type: str = "bert"  # the family (bert/families.py), to name its order and switches
 
     def hidden_states(self) -> tuple[Tensor, ...]:
         """The model's `hidden_states`: embeddings, then each layer's output; under pre-LN the
@@ -273,4 +274,5 @@ def trace_encoder(
         embedding_sum=parts["sum"][0],
         embedding_norm=parts["output"][0],
         position_ids=model.embeddings.position_ids(ids)[0],
+        model_type=model.config.model_type,
     )

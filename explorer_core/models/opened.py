@@ -22,10 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import torch
 from torch import Tensor
 
 from explorer_core.bert.model import BertModel
+from explorer_core.bert.pooling import SentenceEncoder
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.models.download import ProgressCallback
 from explorer_core.models.locate import LocatedModel, locate
@@ -33,6 +35,8 @@ from explorer_core.models.pipeline import SentencePipeline, read_pipeline
 from explorer_core.models.sentence import DenseWeights, load_dense, prompt_length, sentence_vectors
 from explorer_core.models.settings import ModelRefused
 from explorer_core.tokenization import Tokenizer
+
+OWN_POOLING = "own"  # = analysis.similarity.OWN_POOLING (models sits below analysis)
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,3 +143,29 @@ def embed(opened: OpenedModel, texts: Sequence[str], prompt: str | None = None) 
         skip = prompt_length(encode_rows(opened, [prefix])[0][0].tolist(), vocab.special_ids)
     hidden = opened.model(ids, mask).last_hidden_state  # (B, T, H)
     return sentence_vectors(pipeline, hidden, mask, skip, opened.dense)
+
+
+@dataclass(frozen=True, eq=False)
+class OpenedEncoder:
+    """An opened model as the Similarity page's encoder: unit vectors (N, H) as float64 numpy,
+    pooled as its authors do (`OWN_POOLING`: its pipeline, prompt and Dense steps included) or
+    with one of our modes over its last hidden state (mean, cls, max), for comparison."""
+
+    opened: OpenedModel
+    batch_size: int = 32
+
+    @torch.no_grad()
+    def embed(self, texts: Sequence[str], pooling: str = OWN_POOLING) -> np.ndarray:
+        texts = [str(t) for t in texts]
+        if not texts:
+            raise ValueError("Nothing to embed: the list of sentences is empty")
+        out = []
+        for i in range(0, len(texts), self.batch_size):
+            chunk = texts[i : i + self.batch_size]
+            if pooling == OWN_POOLING:
+                vectors = embed(self.opened, chunk)  # (B, D)
+            else:
+                ids, mask = encode_rows(self.opened, chunk)
+                vectors = SentenceEncoder(self.opened.model, pooling).encode(ids, mask)
+            out.append(torch.nn.functional.normalize(vectors.double(), dim=-1))
+        return torch.cat(out).numpy()

@@ -26,6 +26,7 @@ creation order. When a merge re-makes a byte string that is already a token (("a
 
 from __future__ import annotations
 
+import heapq
 import operator
 from collections import Counter
 from collections.abc import Sequence
@@ -218,18 +219,7 @@ class ByteBPETokenizer(Tokenizer):
                 return [whole]
             table = self._loaded.byte_ids
             ids = [i for i in (table[b] for b in ids) if i is not None]
-        ranks = self._ranks
-        limit = len(self.merges) if steps is None else steps
-        while len(ids) > 1:
-            best, where = None, -1
-            for i in range(len(ids) - 1):
-                found = ranks.get((ids[i], ids[i + 1]))
-                if found is not None and found[0] < limit and (best is None or found < best):
-                    best, where = found, i
-            if best is None:
-                break
-            ids[where : where + 2] = [best[1]]
-        return ids
+        return merge_ids(ids, self._ranks, len(self.merges) if steps is None else steps)
 
     def chunk_ids(self, text: str, steps: int | None = None) -> list[list[int]]:
         """The chunks of `text` as id lists after the first `steps` merges (all if None).
@@ -334,6 +324,52 @@ class ByteBPETokenizer(Tokenizer):
 
     def _gpt2(self, token_id: int) -> str:
         return gpt2_text(self.token_bytes[token_id])
+
+
+def merge_ids(
+    ids: list[int], ranks: dict[tuple[int, int], tuple[int, int]], limit: int
+) -> list[int]:
+    """Merge `ids` as Hugging Face's BPE model does: always the lowest-rank pair present, the
+    leftmost on a tie, until none of rank < `limit` is left. `ranks` maps a pair to (rank, new id).
+
+    A heap of (rank, position, new id) over a linked list of symbols, as `tokenizers`' Word does,
+    so a long chunk (a paragraph of Chinese without punctuation is one chunk) costs n log n, not n².
+    An entry whose pair has changed since it was pushed is skipped when it comes out.
+
+    >>> merge_ids([1, 2, 3, 1, 2], {(1, 2): (0, 9), (9, 3): (1, 7)}, limit=2)
+    [7, 9]
+    """
+    n = len(ids)
+    if n < 2:
+        return list(ids)
+    symbols, after, before = list(ids), list(range(1, n + 1)), list(range(-1, n - 1))
+    after[-1] = -1
+    heap = []
+    for i in range(n - 1):
+        found = ranks.get((symbols[i], symbols[i + 1]))
+        if found is not None and found[0] < limit:
+            heap.append((found[0], i, found[1]))
+    heapq.heapify(heap)
+    while heap:
+        rank, i, new_id = heapq.heappop(heap)
+        j = after[i] if symbols[i] >= 0 else -1
+        if j < 0 or ranks.get((symbols[i], symbols[j]), (0, -1))[1] != new_id:
+            continue  # merged away, or its pair is another one now
+        symbols[i], symbols[j] = new_id, -1  # j is gone: i now stands for both
+        after[i] = after[j]
+        if after[i] >= 0:
+            before[after[i]] = i
+        for left in (before[i], i):
+            right = after[left] if left >= 0 else -1
+            if right >= 0:
+                found = ranks.get((symbols[left], symbols[right]))
+                if found is not None and found[0] < limit:
+                    heapq.heappush(heap, (found[0], left, found[1]))
+    out, i = [], 0
+    while i >= 0:
+        out.append(symbols[i])
+        i = after[i]
+    return out
 
 
 def gpt2_bytes(token: str) -> bytes:

@@ -13,7 +13,7 @@ Matching is leftmost-longest, left to right, and never overlaps.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import regex
@@ -48,6 +48,28 @@ class AddedToken:
             bool(data.get("normalized", not special)),
             special,
         )
+
+
+def assign_ids(
+    tokens: list[AddedToken], model_vocab: dict[str, int], model_size: int
+) -> list[AddedToken]:
+    """The ids `tokenizers` gives added tokens when it reads a file (not the file's "id" fields):
+    the model's id where the model has the string, else the next one after the model's vocabulary,
+    in file order; an empty string is skipped.
+
+    >>> [t.id for t in assign_ids([AddedToken(7, "<mask>"), AddedToken(0, "a")], {"a": 3}, 5)]
+    [5, 3]
+    """
+    out, seen, next_id = [], {}, model_size
+    for token in tokens:
+        if not token.content:
+            continue
+        token_id = seen.get(token.content, model_vocab.get(token.content))
+        if token_id is None:
+            token_id, next_id = next_id, next_id + 1
+        seen[token.content] = token_id
+        out.append(replace(token, id=token_id))
+    return out
 
 
 class Matcher:

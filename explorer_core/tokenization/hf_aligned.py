@@ -12,7 +12,8 @@ one (start, end) span per character:
 ('va', 13)
 
 `rewrite` applies any string-to-string function and keeps spans as well as it can: it cuts the text
-into grapheme clusters (user-perceived characters), rewrites each, and keeps the cut when the
+into grapheme clusters (user-perceived characters), rewrites each (a cluster that keeps its length
+keeps its characters' spans, else its new text spans the whole cluster), and keeps the cut when the
 pieces give the same result as the whole (so the whole decides the text, always); otherwise the
 changed middle shares one span.
 """
@@ -113,7 +114,12 @@ class Aligned:
         parts, at = [], 0
         for grapheme in _GRAPHEME.findall(self.text):
             end = at + len(grapheme)
-            parts.append((fn(grapheme), self.starts[at], max(self.ends[at:end])))
+            new = fn(grapheme)
+            if len(new) == len(grapheme):  # unchanged, or one character for one (ｆ -> f)
+                spans = zip(new, self.starts[at:end], self.ends[at:end], strict=True)
+                parts += list(spans)
+            else:
+                parts.append((new, self.starts[at], max(self.ends[at:end])))
             at = end
         if "".join(p for p, _, _ in parts) == whole:
             return Aligned.join(parts, self.origin)

@@ -20,22 +20,21 @@ from __future__ import annotations
 
 import gc
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from explorer_core.tokenization.base import HF_FILE
-from explorer_core.tokenization.hf_added import AddedToken
+from explorer_core.tokenization.hf_added import AddedToken, assign_ids
 from explorer_core.tokenization.hf_decoders import build_decoder
 from explorer_core.tokenization.hf_models import build_model
 from explorer_core.tokenization.hf_normalizers import build_normalizer
-from explorer_core.tokenization.hf_pipeline import FileTokenizer
+from explorer_core.tokenization.hf_pipeline import FileTokenizer, TokenizerFileInfo
 from explorer_core.tokenization.hf_post import Limits, PostProcessor
 from explorer_core.tokenization.hf_pretokenizers import build_pre_tokenizer
 from explorer_core.tokenization.wordpiece import WordPieceTokenizer
 
-_KIND_NAMES = {"wordpiece": "WordPiece", "byte-bpe": "byte-level BPE", "unigram": "Unigram"}
 ROLES = ("cls", "sep", "pad", "mask", "unk", "bos", "eos")
+__all__ = ["FileTokenizer", "TokenizerFileInfo", "load_tokenizer_file"]
 _CONVENTIONS = {
     "cls": ("[CLS]", "<s>", "<cls>"),
     "sep": ("[SEP]", "</s>", "<sep>"),
@@ -45,26 +44,6 @@ _CONVENTIONS = {
     "bos": ("<s>", "[BOS]", "<bos>"),
     "eos": ("</s>", "[EOS]", "<eos>", "<|endoftext|>"),
 }
-
-
-@dataclass(frozen=True)
-class TokenizerFileInfo:
-    """Which code runs each step of a loaded tokenizer, for a page to say so."""
-
-    kind: str  # "wordpiece" | "byte-bpe" | "unigram"
-    ours: tuple[str, ...]  # the steps our code runs, e.g. ("normalizer: BertNormalizer", ...)
-    theirs: tuple[str, ...]  # the steps `tokenizers` runs; empty when every step is ours
-    specials: dict[str, int]  # role ("cls", "sep", "pad", "mask", "unk", "bos", "eos") -> id
-    vocab_size: int  # the model's vocabulary with the added tokens
-    lowercase: bool | None  # whether the normalizer lower-cases (None: a step we cannot see into)
-
-    def said(self) -> str:
-        """One English sentence: which code cut the text."""
-        name = _KIND_NAMES.get(self.kind, self.kind)
-        ours = f"Our {name} code cut this text ({'; '.join(self.ours)})"
-        if not self.theirs:
-            return ours + "; no step ran in Hugging Face tokenizers."
-        return ours + f"; Hugging Face tokenizers ran the {'; '.join(self.theirs)}."
 
 
 def load_tokenizer_file(path: str | Path) -> FileTokenizer:
@@ -96,7 +75,7 @@ def load_tokenizer_file(path: str | Path) -> FileTokenizer:
 def _from_doc(doc: dict[str, Any], folder: Path, source: str) -> FileTokenizer:
     try:
         return _build(doc, folder, source)
-    except (KeyError, TypeError, IndexError) as err:
+    except (KeyError, TypeError, IndexError, AttributeError) as err:
         raise ValueError(f"The {source} in {folder} has an unexpected structure: {err!r}") from err
 
 
@@ -106,7 +85,8 @@ def _build(doc: dict[str, Any], folder: Path, source: str) -> FileTokenizer:
     model = build_model(doc["model"], splitter.byte_level)
     post = PostProcessor.from_json(doc.get("post_processor"))
     decoder = build_decoder(doc.get("decoder"))
-    added = [AddedToken.from_json(t) for t in doc.get("added_tokens") or []]
+    listed = [AddedToken.from_json(t) for t in doc.get("added_tokens") or []]
+    added = assign_ids(listed, model.vocab, model.size)
     tokenizer = FileTokenizer(
         model, normalizer, splitter, added, post, Limits.from_json(doc), decoder
     )
@@ -114,6 +94,7 @@ def _build(doc: dict[str, Any], folder: Path, source: str) -> FileTokenizer:
     ours += [f"pre-tokenizer: {n}" for n in splitter.names if n not in splitter.theirs]
     ours.append(f"model: {model.name}")
     ours.append(f"post-processor: {post.name}")
+    ours += [f"decoder: {n}" for n in decoder.names if n not in decoder.theirs]
     theirs = [f"normalizer: {n}" for n in normalizer.theirs]
     theirs += [f"pre-tokenizer: {n}" for n in splitter.theirs]
     theirs += [f"decoder: {n}" for n in decoder.theirs]

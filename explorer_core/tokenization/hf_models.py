@@ -35,6 +35,11 @@ class ModelStep:
     vocab: dict[str, int]
     tokenize: Callable[[str], Pieces]
     unk: str | None = None
+    size: int = 0  # `tokenizers`' model vocab size (Unigram: pieces, repeats included)
+
+    def __post_init__(self) -> None:
+        if not self.size:
+            object.__setattr__(self, "size", len(self.vocab))
 
 
 def build_model(spec: dict[str, Any], byte_level: bool) -> ModelStep:
@@ -120,4 +125,4 @@ def _unigram(spec: dict[str, Any]) -> ModelStep:
     )
     vocab = engine.vocab
     unk = None if unk_id is None else pieces[int(unk_id)][0]
-    return ModelStep("unigram", "Unigram", engine, vocab, engine.pieces_of, unk)
+    return ModelStep("unigram", "Unigram", engine, vocab, engine.pieces_of, unk, len(pieces))

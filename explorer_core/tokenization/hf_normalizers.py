@@ -25,8 +25,9 @@ from typing import Any
 import regex
 
 from explorer_core.tokenization.bert_basic import is_whitespace, normalize
-from explorer_core.tokenization.bert_unicode import LOWER_EXTRA
+from explorer_core.tokenization.bert_unicode import LOWER_EXTRA, NFD_KEEP, in_ranges
 from explorer_core.tokenization.hf_aligned import Aligned
+from explorer_core.tokenization.hf_unicode import CCC_KEEP, MARK_FLIPS, NFK_KEEP
 
 THEIR_LABELS = {"Precompiled": "Precompiled (SentencePiece charsmap)"}
 
@@ -110,18 +111,52 @@ def _lowercase(spec: dict[str, Any]) -> Callable[[Aligned], Aligned]:
 
 
 @lru_cache(maxsize=1 << 14)
-def _is_mark(char: str) -> bool:
-    return unicodedata.category(char).startswith("M")
+def is_mark(char: str) -> bool:
+    """Any mark (M*), in `tokenizers`' tables: what StripAccents drops.
+
+    >>> is_mark("\u0301"), is_mark("\u0903"), is_mark("\u0898"), is_mark("e")
+    (True, True, False, False)
+    """
+    return unicodedata.category(char).startswith("M") != in_ranges(ord(char), MARK_FLIPS)
 
 
 def _strip_accents(spec: dict[str, Any]) -> Callable[[Aligned], Aligned]:
     # subtle: unlike BertNormalizer (non-spacing marks only), StripAccents drops every mark (M*)
-    return lambda text: text.map_chars(lambda c: "" if _is_mark(c) else c)
+    return lambda text: text.map_chars(lambda c: "" if is_mark(c) else c)
+
+
+def _kept(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(f"{regex.escape(chr(a))}-{regex.escape(chr(b))}" for a, b in ranges)
+
+
+# characters `tokenizers`' (older) Unicode tables do not decompose, per form (see hf_unicode)
+_NFD_KEEP = "".join(regex.escape(chr(c)) for c in NFD_KEEP) + _kept(CCC_KEEP)
+_KEEP = {
+    "NFC": _kept(CCC_KEEP),
+    "NFD": _NFD_KEEP,
+    "NFKC": _kept(NFK_KEEP) + _kept(CCC_KEEP),
+    "NFKD": _kept(NFK_KEEP) + _NFD_KEEP,
+}
+
+
+def unicode_form(form: str, text: str) -> str:
+    """`unicodedata.normalize(form, text)` as `tokenizers` computes it: characters its tables do
+    not know yet stay as they are, and, having no decomposition and no composition, they cut the
+    text into parts normalized apart.
+
+    >>> unicode_form("NFKC", "\u32ff ｆ"), unicodedata.normalize("NFKC", "\u32ff")
+    ('\u32ff f', '令和')
+    """
+    keep = _KEEP[form]
+    if not keep or not regex.search(f"[{keep}]", text):
+        return unicodedata.normalize(form, text)
+    parts = regex.split(f"([{keep}])", text)
+    return "".join(p if k % 2 else unicodedata.normalize(form, p) for k, p in enumerate(parts))
 
 
 def _unicode_form(form: str) -> Callable[[dict[str, Any]], Callable[[Aligned], Aligned]]:
     def make(spec: dict[str, Any]) -> Callable[[Aligned], Aligned]:
-        return lambda text: text.rewrite(lambda s: unicodedata.normalize(form, s))
+        return lambda text: text.rewrite(lambda s: unicode_form(form, s))
 
     return make
 

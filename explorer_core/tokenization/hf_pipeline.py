@@ -15,6 +15,7 @@ other tokenizers); `encode_with_specials` gives what `tokenizers`' `encode(text,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from explorer_core.tokenization.base import Token, Tokenizer
@@ -25,6 +26,38 @@ from explorer_core.tokenization.hf_models import ModelStep
 from explorer_core.tokenization.hf_normalizers import Step
 from explorer_core.tokenization.hf_post import Limits, PostProcessor
 from explorer_core.tokenization.hf_pretokenizers import Splitter
+
+_KIND_NAMES = {"wordpiece": "WordPiece", "byte-bpe": "byte-level BPE", "unigram": "Unigram"}
+
+
+@dataclass(frozen=True)
+class TokenizerFileInfo:
+    """Which code runs each step of a loaded tokenizer, for a page to say so."""
+
+    kind: str  # "wordpiece" | "byte-bpe" | "unigram"
+    ours: tuple[str, ...]  # the steps our code runs, e.g. ("normalizer: BertNormalizer", ...)
+    theirs: tuple[str, ...]  # the steps `tokenizers` runs; empty when every step is ours
+    specials: dict[str, int]  # role ("cls", "sep", "pad", "mask", "unk", "bos", "eos") -> id
+    vocab_size: int  # the model's vocabulary with the added tokens
+    lowercase: bool | None  # whether the normalizer lower-cases (None: a step we cannot see into)
+
+    def said(self) -> str:
+        """One English sentence: which code cut the text."""
+        name = _KIND_NAMES.get(self.kind, self.kind)
+        ours = f"Our {name} code cut this text ({'; '.join(self.ours)})"
+        if not self.theirs:
+            return ours + "; no step ran in Hugging Face tokenizers."
+        return ours + f"; Hugging Face tokenizers ran the {'; '.join(self.theirs)}."
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word the model is given (or an added token), with its span in the original text."""
+
+    text: str
+    start: int
+    end: int
+    added: bool = False
 
 
 class FileTokenizer(Tokenizer):
@@ -56,7 +89,7 @@ class FileTokenizer(Tokenizer):
         self._inverse = dict(zip(model.vocab.values(), model.vocab.keys(), strict=True))
         self._inverse.update({t.id: self._added_text.get(t.id, t.content) for t in added})
         self._special_ids = {t.id for t in added if t.special}
-        self.file_info: Any = None  # a TokenizerFileInfo, set by hf_file.load_tokenizer_file
+        self.file_info: TokenizerFileInfo | None = None  # set by hf_file.load_tokenizer_file
         self.source: Any = None  # the folder it was read from (a Path), set there too,
         self.loader: Any = None  # with the function that read it (hf_file.load_tokenizer_file)
 
@@ -96,31 +129,51 @@ class FileTokenizer(Tokenizer):
     def explain(self, text: str) -> list[Token]:
         """The content tokens with character spans in `text` (added tokens marked special)."""
         tokens: list[Token] = []
+        for token_id, word in self._cut(text):
+            if token_id is not None:
+                special = token_id in self._special_ids
+                name = self._inverse[token_id]
+                raw = word.text.encode()
+                tokens.append(Token(token_id, name, raw, word.origin, word.ends[-1], special))
+                continue
+            for piece_id, name, raw, a, b in self.model.tokenize(word.text):
+                start, end = word.span(a, b) if b > a else (word.origin, word.origin)
+                tokens.append(Token(piece_id, name, raw, start, end, name == self.model.unk))
+        return tokens
+
+    def words(self, text: str) -> list[Word]:
+        """What the model is given: the pre-tokenized words (in the normalizer's and the
+        pre-tokenizer's spelling, "▁hello"), and the added tokens, each with its original span."""
+        return [
+            Word(w.text, w.origin if i is not None else min(w.starts), max(w.ends), i is not None)
+            for i, w in self._cut(text)
+        ]
+
+    def normalized(self, text: str) -> str:
+        """The text after the normalizer; added tokens matched as typed stay as typed (BERT
+        uncased: "Héllo [MASK]" -> "hello [MASK]")."""
+        parts = find_matches(text, self._raw)
+        norm = self.normalizer
+        return "".join(
+            text[a:b] if token_id is not None else norm(Aligned.of(text[a:b])).text
+            for token_id, a, b in parts
+        )
+
+    def _cut(self, text: str) -> list[tuple[int | None, Aligned]]:
+        """Steps 1-3: (added token id, its matched text) or (None, a pre-tokenized word)."""
+        out: list[tuple[int | None, Aligned]] = []
         for token_id, start, end in find_matches(text, self._raw):
             if token_id is not None:
-                tokens.append(self._added_token(token_id, text[start:end], start, end))
+                out.append((token_id, Aligned.of(text[start:end], start)))
                 continue
             normed = self.normalizer(Aligned.of(text[start:end], start))
             for found, a, b in find_matches(normed.text, self._normalized):
                 if found is not None:
-                    span = normed.span(a, b)
-                    tokens.append(self._added_token(found, normed.text[a:b], *span))
+                    lo, hi = normed.span(a, b)
+                    out.append((found, Aligned.join([(normed.text[a:b], lo, hi)], lo)))
                 else:
-                    tokens.extend(self._words(normed.slice(a, b)))
-        return tokens
-
-    def _added_token(self, token_id: int, matched: str, start: int, end: int) -> Token:
-        special = token_id in self._special_ids
-        return Token(token_id, self._inverse[token_id], matched.encode(), start, end, special)
-
-    def _words(self, piece: Aligned) -> list[Token]:
-        tokens = []
-        for word in self.splitter.run(piece):
-            for token_id, name, raw, a, b in self.model.tokenize(word.text):
-                start, end = word.span(a, b) if b > a else (word.origin, word.origin)
-                unk = name == self.model.unk
-                tokens.append(Token(token_id, name, raw, start, end, unk))
-        return tokens
+                    out.extend((None, w) for w in self.splitter.run(normed.slice(a, b)))
+        return out
 
     def encode(self, text: str) -> list[int]:
         return [t.id for t in self.explain(text)]

@@ -67,6 +67,15 @@ def link_slot():  # noqa: ANN201 - a Streamlit placeholder or None
     return st.session_state.get(LINK_SLOT)
 
 
+def table_height(rows: int, cap: int) -> int:
+    """The height of a `st.dataframe` that shows its header and `rows` rows, at most `cap` px
+    at the normal type size. Streamlit draws 35 px rows under a 38 px header for a 16 px root
+    font, in rem, so presentation mode's larger root (ROOT_FONT_PX) enlarges them too: a height
+    left at the normal size cut a table's last row off on the projector."""
+    scale = ROOT_FONT_PX / 16 if st.session_state.get(PRESENT_KEY) else 1.0
+    return round(min(cap, 35 * rows + 38) * scale)
+
+
 def apply_style() -> None:
     """Hide the sidebar and toolbar and enlarge the type (call only while presenting)."""
     st.html(PRESENT_CSS)

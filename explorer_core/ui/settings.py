@@ -46,6 +46,9 @@ TAUGHT = "taught"  # the model source MiniLM + 中文, taught here (ui.pretraine
 OPENED = "opened"  # a model opened from this machine: a Hub name in the cache, or a folder
 SOURCES = ("fresh", "trained", "pretrained", TAUGHT, OPENED)  # the model pages' sources
 MODEL_REF = "model"  # the opened model's Hub name or folder, shared by every page (ui.models)
+# widgets whose value is copied into a declared setting (ui.models.picker: the box -> MODEL_REF);
+# the widget's own key is not a setting of its own
+WIDGET_MIRRORS = {"models.box": MODEL_REF}
 
 
 @dataclass(frozen=True)
@@ -154,7 +157,8 @@ PAGES: dict[str, dict[str, Setting]] = {
     ),
     "lessons/encoder.py": _table(
         S("enc.source", "pretrained", choices=SOURCES, zh=TAUGHT),
-        S("enc.view", "layer", choices=("layer", "mixing", "stack", "contexts", "decoder")),
+        S("enc.view", "layer",
+          choices=("layer", "mixing", "stack", "contexts", "decoder", "families")),
         S("enc.text", text="enc.default_text"),
         S("enc.layer", 1),  # 1 .. the model's layers
         S("enc.token", 1),  # a token position: its range is the sentence
@@ -209,9 +213,10 @@ PAGES: dict[str, dict[str, Setting]] = {
     "lessons/similarity.py": _table(
         S("sim.a", text="sim.default_a"),
         S("sim.b", text="sim.default_b"),
-        S("sim.pooling", "mean", choices=tuple(POOLING_MODES)),
+        S("sim.pooling", "mean", choices=(*POOLING_MODES, "own")),  # own: the model's authors'
+
         S("sim.view", "matrix", choices=("matrix", "neighbours", "pairs")),
-        S("sim.model", "trained", choices=("trained", "fresh", "minilm", TAUGHT)),
+        S("sim.model", "trained", choices=("trained", "fresh", "minilm", TAUGHT, OPENED)),
         S("sim.list", text="sim.default_list"),
         S("sim.query", text="sim.default_query"),
         S("sim.k", 5, span=(1, 200)),  # at most the sentences in the list

@@ -21,6 +21,7 @@ SHARED_TOKENIZER_NAME = "shared.tokenizer_name"  # a short label for it ("byte-b
 SHARED_MODEL = "shared.model"  # the model trained on the Train page, or absent
 URL_SEEDED = "_url_seeded."  # + key: the last value of a url_synced control (and: ?key= was read)
 INIT_GIVEN = "_init_given"  # keys init() gave their default, their widget not drawn since
+PAGE_SET = "_page_set"  # keys set_before_widgets() wrote, their widget not drawn since
 
 
 def init(defaults: Mapping[str, Any]) -> None:
@@ -60,7 +61,8 @@ def bound(
     # subtle: the default init() gave the key in this run is taken out before the widget is
     # drawn, and the widget puts it back from its own default (`leave_to_widget`). Left in,
     # Streamlit logged "created with a default value but also had its value set via the Session
-    # State API" for the first such widget of every fresh server.
+    # State API" for the first such widget of every fresh server. A value the page set in this
+    # run (`set_before_widgets`) draws its widget without a default, for the same reason.
 
     >>> bound("attn.layer", {"attn.layer": 2}, options=range(1, 7))
     {'key': 'attn.layer', 'bind': 'query-params', 'index': 1}
@@ -84,6 +86,9 @@ def bound(
             st.session_state[key] = default
         args["options"] = list(choices)
     leave_to_widget(key, default)
+    if _page_set(key):  # the page's value, not the default: the widget's own "no default"
+        args.pop("index", None)
+        args.pop("value", None)
     return args
 
 
@@ -104,6 +109,38 @@ def leave_to_widget(key: str, default: Any) -> None:
     value = st.session_state.get(key, ...)
     if type(value) is type(default) and value == default:
         del st.session_state[key]
+
+
+def set_before_widgets(values: Mapping[str, Any]) -> None:
+    """Give widgets that this run has not drawn yet the values the page chose (a class
+    experiment's settings, a preset's sizes from a link). Only the keys whose value differs are
+    written; `bound` then draws their widgets without a default of their own.
+
+    # subtle: a widget given a default while its key was written through the Session State API
+    # in the same run made Streamlit log "The widget with key ... was created with a default
+    # value but also had its value set via the Session State API" (train.vocab_size for each
+    # student in a class experiment). A rerun does not help: a value written before `st.rerun()`
+    # is still this run's write in the next one.
+    """
+    state = st.session_state
+    changed = {k: v for k, v in values.items() if k not in state or not _same(state[k], v)}
+    if changed:
+        state.update(changed)
+        state[PAGE_SET] = state.get(PAGE_SET, frozenset()) | set(changed)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same kind (a widget given 1.0 where it holds 1 would change its type)."""
+    return type(a) is type(b) and a == b
+
+
+def _page_set(key: str) -> bool:
+    """True once after `set_before_widgets` wrote `key` (its widget is about to draw)."""
+    written = st.session_state.get(PAGE_SET, frozenset())
+    if key not in written:
+        return False
+    st.session_state[PAGE_SET] = written - {key}
+    return True
 
 
 def clamp_state(key: str, low: float, high: float) -> None:

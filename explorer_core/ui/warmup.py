@@ -321,6 +321,24 @@ def _minilm() -> None:
     pretrained.taught()  # MiniLM + 中文, when it is built on this install (a Chinese class's model)
 
 
+def _pinned() -> None:
+    """The models a teacher pinned in `.streamlit/secrets.toml` (`[models] pinned = [...]`),
+    opened once for every session (ui.models): no student waits for the first load."""
+    from explorer_core.models.settings import ModelRefused
+    from explorer_core.ui.models import calls, sources
+
+    for ref in calls.pinned():
+        try:
+            sources.opened_model(ref)
+        except (ModelRefused, ValueError, OSError) as err:  # the page will say it in one line
+            LOG.log(
+                logging.WARNING,
+                "pinned model %s cannot be opened: %s",
+                ref,
+                sources.first_line(err),
+            )
+
+
 def _default_runs() -> None:
     """MiniLM on the Attention page's and the guided lesson's default sentences (English)."""
     from explorer_core.ui.attention import calls as attention
@@ -346,5 +364,5 @@ def _tokenizers() -> None:
 
 STEPS = (  # torch-free first: the pages a first click most often opens need none of torch
     ("light", _light), ("tokenizers", _tokenizers), ("torch", _torch), ("minilm", _minilm),
-    ("imports", _imports), ("charts", _charts), ("runs", _default_runs),
+    ("imports", _imports), ("charts", _charts), ("runs", _default_runs), ("pinned", _pinned),
 )  # fmt: skip

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 from explorer_core.analysis.experiment import (
     ExperimentResult,
     ExperimentSummary,
+    board_score,
     head_to_head,
     summarise,
 )
@@ -36,8 +37,8 @@ def tokenizer_label(algorithm: str, vocab_size: int) -> str:
 
 
 def results_frame(results: Sequence[ExperimentResult], sort: bool = True) -> pd.DataFrame:
-    """One row per run (`ExperimentResult.to_row`); with `sort`, the best mean test Spearman
-    over the languages first (the leaderboard; runs without one last).
+    """One row per run (`ExperimentResult.to_row`); with `sort`, the best `board_score` (mean
+    test Spearman over the languages) first: the leaderboard, runs without one last.
 
     >>> r = [ExperimentResult("a", "word", 99, "tiny", 5, 1.0, 0, {}, {"en": 0.2}, {}),
     ...      ExperimentResult("b", "word", 99, "tiny", 5, 1.0, 1, {}, {"en": 0.4}, {})]
@@ -47,8 +48,7 @@ def results_frame(results: Sequence[ExperimentResult], sort: bool = True) -> pd.
     frame = pd.DataFrame([r.to_row() for r in results])
     if not sort or frame.empty:
         return frame
-    tests = [c for c in frame.columns if c.startswith("test_spearman_")]
-    score = frame[tests].astype(float).mean(axis=1) if tests else pd.Series(0.0, frame.index)
+    score = pd.Series([board_score(r) for r in results], frame.index, dtype=float)
     order = score.sort_values(ascending=False, na_position="last", kind="stable").index
     return frame.loc[order].reset_index(drop=True)
 

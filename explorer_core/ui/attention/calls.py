@@ -40,6 +40,8 @@ def run_attention(
 ) -> AttentionRun:
     """Weights and scores of every layer and head (our BertModel, explicit path)."""
     input_ids, token_types, attention_mask = (torch.tensor(x) for x in (ids, types, mask))
+    if _model.config.type_vocab_size == 0:  # ModernBERT, DistilBERT: no segments to add
+        token_types = None
     with torch.no_grad():
         out = _model(input_ids, attention_mask, token_types, output_attentions=True,
                      output_scores=True, causal=causal)  # fmt: skip
@@ -67,7 +69,8 @@ def _explain(
 ) -> CellArithmetic:  # fmt: skip
     return _model.explain_cell(
         torch.tensor([ids]), layer=layer, head=head, query=query, key=key,
-        attention_mask=torch.tensor([mask]), token_type_ids=torch.tensor([types]), causal=causal,
+        attention_mask=torch.tensor([mask]), causal=causal,
+        token_type_ids=torch.tensor([types]) if _model.config.type_vocab_size else None,
     )  # fmt: skip
 
 

@@ -17,5 +17,6 @@ Read in this order:
 6. `student`   the student's bar (a fragment: one indexed query every 3 s).
 7. `board`     the class experiment: start, assignment, results, leaderboard and chart; quiz
                points.
+   `my_result` the student's own result on the Train page: place, score, the board.
 8. `texts`     every text of class mode, in English and Chinese.
 """

@@ -33,6 +33,7 @@ from explorer_core.ui.classroom.seat import Seat, report
 from explorer_core.ui.classroom.seat import store as class_store
 from explorer_core.ui.export import download_csv, show_chart
 from explorer_core.ui.i18n import t
+from explorer_core.ui.present import table_height
 
 ALGOS_KEY, VOCABS_KEY = "class.t.exp.algos", "class.t.exp.vocabs"
 PRESET_KEY, STEPS_KEY, SEEDS_KEY = "class.t.exp.preset", "class.t.exp.steps", "class.t.exp.seeds"
@@ -48,6 +49,7 @@ DEFAULT_ALGOS = ("byte-bpe", "wordpiece", "word")
 DEFAULT_VOCABS = "1000"
 VOCAB_RANGE = (100, 30_000)  # the Train page's own tokenizer sizes (ui/training/panels.py)
 POSTED_KEY = "class.posted"  # id of the run whose result this session already posted
+MINE_KEY = "class.my_result"  # (class code, row) of the last result this session posted
 ASSIGNMENT_KEY = "class.assignment"  # ((code, experiment id), Assignment) of this student
 COLUMNS = {  # leaderboard column -> text key of its header
     "nickname": "class.col.nickname", "algorithm": "class.col.tokenizer",
@@ -81,8 +83,12 @@ def parse_vocabs(text: str) -> list[int | None] | None:
     return sizes if all(low <= s <= high for s in sizes) else None
 
 
-def teacher_board(seat: Seat, experiment_id: int | None, wide: bool) -> None:
-    """Start or end the experiment, and its live leaderboard and chart."""
+def teacher_board(
+    seat: Seat, experiment_id: int | None, wide: bool, board_here: bool = True
+) -> list[dict]:
+    """Start or end the experiment, and its live leaderboard and chart; returns the board's
+    rows. `board_here=False`: the leaderboard is drawn elsewhere (`leaderboard(rows, wide)`:
+    while presenting, across the page below the panel's columns), unless it is still empty."""
     st.markdown(f"**{t('class.exp.head')}**")
     if experiment_id is None:
         st.caption(t("class.exp.none"))
@@ -94,7 +100,9 @@ def teacher_board(seat: Seat, experiment_id: int | None, wide: bool) -> None:
     rows = class_store().results(seat.code)
     if rows or experiment_id is not None:
         settings_line(class_store().experiment_settings(seat.code))
-    leaderboard(rows, wide)
+    if board_here or not rows:
+        leaderboard(rows, wide)
+    return rows
 
 
 def settings_line(settings: ExperimentSettings | None) -> None:
@@ -175,19 +183,27 @@ def _stop(seat: Seat) -> None:
         report(err, seat.code)
 
 
-def leaderboard(rows: Sequence[dict], wide: bool) -> None:
-    if not rows:
-        st.caption(t("class.exp.board.none"))
-        return
+def readable(rows: Sequence[dict]) -> list:  # ExperimentResult
+    """The board's rows as results; a row the board cannot read is left out, never a broken
+    panel."""
     from explorer_core.analysis.experiment import ExperimentResult
-    from explorer_core.viz.experiment import experiment_figure, results_frame
 
     results = []
-    for row in rows:  # a row the board cannot read is left out, never a broken panel
+    for row in rows:
         try:
             results.append(ExperimentResult.from_row(row))
         except (KeyError, TypeError, ValueError):
             continue
+    return results
+
+
+def leaderboard(rows: Sequence[dict], wide: bool) -> None:
+    if not rows:
+        st.caption(t("class.exp.board.none"))
+        return
+    from explorer_core.viz.experiment import experiment_figure, results_frame
+
+    results = readable(rows)
     if not results:
         st.caption(t("class.exp.board.none"))
         return
@@ -195,7 +211,7 @@ def leaderboard(rows: Sequence[dict], wide: bool) -> None:
     shown = frame[[c for c in COLUMNS if c in frame.columns]]
     st.markdown(f"**{t('class.exp.board', n=len(results))}**")
     st.dataframe(shown.rename(columns={c: t(k) for c, k in COLUMNS.items()}), hide_index=True,
-                 height=min(400, 35 * len(shown) + 38))  # fmt: skip
+                 height=table_height(len(shown), 400))  # fmt: skip
     spread_table(results)
     lang_names = {"en": t("cmp.lang.en"), "zh": t("cmp.lang.zh"), "all": t("cmp.lang.all")}
     safe = [_escaped(r) for r in results]  # plotly reads some HTML in hover text
@@ -218,7 +234,7 @@ def spread_table(results: Sequence) -> None:  # ExperimentResult
         return
     st.markdown(f"**{t('class.exp.summary')}**")
     st.dataframe(frame.rename(columns={c: t(k) for c, k in SPREAD_COLUMNS.items()}),
-                 hide_index=True, height=min(300, 35 * len(frame) + 38))  # fmt: skip
+                 hide_index=True, height=table_height(len(frame), 300))  # fmt: skip
     names = {lang: t(f"cmp.lang.{lang}") for lang in ("en", "zh", "all")}
     lines = head_to_head_lines(results, t("class.exp.won"), names)
     if not lines:  # one tokenizer, or no seed shared yet
@@ -262,7 +278,7 @@ def scores_table(scores: Sequence[tuple[str, int]]) -> None:
         return
     st.markdown(f"**{t('class.teacher.scores.head')}**")
     frame = pd.DataFrame(scores, columns=[t("class.col.nickname"), t("class.col.points")])
-    st.dataframe(frame, hide_index=True, height=min(300, 35 * len(frame) + 38))
+    st.dataframe(frame, hide_index=True, height=table_height(len(frame), 300))
 
 
 # ---- the student's side: the assigned tokenizer, and posting a result --------------------------
@@ -299,4 +315,5 @@ def post(run_id: int, row: dict) -> bool:
         report(err, seat.code)
         return False
     st.session_state[POSTED_KEY] = run_id
+    st.session_state[MINE_KEY] = (seat.code, dict(row))  # the Train page's card reads it
     return True

@@ -5,7 +5,8 @@ experiment and closing the class.
 It is one `st.fragment` that reruns by itself every REFRESH_S seconds (a few indexed queries),
 so the roster and the answers fill in live without rerunning the page. In the sidebar normally;
 while presenting, across the top of the page in large type (`wide=True`), readable from the
-back of a room.
+back of a room: three columns, the experiment's leaderboard across the page below them, and a
+switch that shows the experiment and its board alone, across the projector's full width.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ QR_KEY = "class.t.qr"  # show the QR code (off: it takes room)
 SCORES_KEY = "class.t.scores"
 CONFIRM_KEY = "class.t.confirm_close"
 OPEN_KEY = "class.t.open"  # while presenting: the whole panel, or one line
+BOARD_KEY = "class.t.board_wide"  # while presenting: the experiment's board alone, full width
 URL_LINE = "<div style='font-size:{size}rem;font-weight:600;word-break:break-all'>{url}</div>"
 BIG_CODE = "<div style='font-size:{size}rem;font-weight:700;letter-spacing:0.15em;line-height:1.1'>{code}</div>"  # noqa: E501
 
@@ -65,6 +67,9 @@ def _draw(seat: Seat, wide: bool) -> None:
     roster = store.roster(seat.code)
     if wide and not _opened(seat, roster, pulse.poll_id):
         return
+    if wide and st.session_state.get(BOARD_KEY):  # the results, alone across the screen
+        board.teacher_board(seat, pulse.experiment_id, wide)
+        return
     columns = st.columns(3, gap="large") if wide else [st.container()] * 3
     with columns[0]:
         _code_box(seat, info, wide)
@@ -74,8 +79,10 @@ def _draw(seat: Seat, wide: bool) -> None:
         _scores(seat, pulse.show_scores)
     with columns[2]:
         _bring_here(seat)
-        board.teacher_board(seat, pulse.experiment_id, wide)
+        rows = board.teacher_board(seat, pulse.experiment_id, wide, board_here=not wide)
         _close(seat)
+    if wide and rows:  # a third of a projector cut the tables' columns off: the full width
+        board.leaderboard(rows, wide)
 
 
 def _opened(seat: Seat, roster: list, poll_id: int | None) -> bool:
@@ -84,9 +91,13 @@ def _opened(seat: Seat, roster: list, poll_id: int | None) -> bool:
     if poll_id is not None:
         tally = class_store().tally(seat.code, poll_id)
         line += " · " + t("class.teacher.poll.count", answered=tally.answered, joined=tally.joined)
-    left, right = st.columns([3, 1], vertical_alignment="center")
+    left, middle, right = st.columns([3, 2, 1], vertical_alignment="center")
     left.markdown(f"**{line}**")
-    return right.toggle(t("class.teacher.open"), key=OPEN_KEY, value=True)
+    opened = right.toggle(t("class.teacher.open"), key=OPEN_KEY, value=True)
+    if opened:
+        middle.toggle(t("class.teacher.board_wide"), key=BOARD_KEY,
+                      help=t("class.teacher.board_wide.help"))  # fmt: skip
+    return opened
 
 
 def _code_box(seat: Seat, info: ClassInfo, wide: bool) -> None:

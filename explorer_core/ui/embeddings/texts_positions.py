@@ -161,6 +161,36 @@ EN = {
         "unseen angles past the trained length; needs scaling tricks for long context"
     ),
     "emb.pos.compare.rotary.used": "RoFormer, GPT-J, GPT-NeoX, LLaMA, Qwen",
+    "emb.pos.model.head": "A real model's own positions",
+    "emb.pos.model.intro": (
+        "Pick a model on this machine (the one every page shows) to see how it was given word "
+        "order: its own learned table, or its rotary bases and attention window."
+    ),
+    "emb.pos.model.other": "{label} uses {kind} positions.",
+    "emb.pos.model.table": "{label}: its learned position table",
+    "emb.pos.model.learned": (
+        "The first {n} of the table's {rows} rows, as {label} stores them: row m is added to "
+        "the token at position m (up to {tokens} tokens). Right: the cosine of every two rows."
+    ),
+    "emb.pos.model.offset": (
+        "The first {n} rows that real tokens read, as {label} stores them: the first token reads "
+        "row {first} (the padding id + 1), so rows 0 .. {last} of the {rows} are never used and "
+        "it takes {tokens} tokens, not {rows}. Right: the cosine of every two of these rows."
+    ),
+    "emb.pos.model.global": "global",
+    "emb.pos.model.local": "local",
+    "emb.pos.model.layers": (
+        "{label} has no position table: each head turns its {dim}-wide queries and keys by "
+        "their positions (RoPE). Its layers: {layers}."
+    ),
+    "emb.pos.model.decay": "q·k against the offset, base {base}",
+    "emb.pos.model.window": "Which keys a local layer sees (±{w})",
+    "emb.pos.model.sees": "seen (1) or not (0)",
+    "emb.pos.model.rotary": (
+        "Each chart: the position-only score of two all-ones vectors {dim} wide, rotated with "
+        "that base, against their offset (0 .. {n}). A larger base turns slower, so the score "
+        "stays high over longer offsets: what global layers need for long texts."
+    ),
 }
 
 ZH = {
@@ -371,5 +401,33 @@ ZH |= {
     "emb.pos.order.caption": (
         "词元嵌入和位置嵌入来自 {model}；位置按 BERT 的输入计数（[CLS] 在 0）。"
         "位置没变的词元在两个句子里的输入完全相同（0）；换了位置的词元，差正好是它两个位置向量之间的距离。"
+    ),
+    "emb.pos.model.head": "一个真实模型自己的位置编码",
+    "emb.pos.model.intro": (
+        "选择本机上的一个模型（每个页面都显示它），看看它是怎样获得词序的：它自己学习得到的位置表，"
+        "或它的旋转位置编码底数和注意力窗口。"
+    ),
+    "emb.pos.model.other": "{label} 使用 {kind} 位置编码。",
+    "emb.pos.model.table": "{label}：它学习得到的位置表",
+    "emb.pos.model.learned": (
+        "位置表 {rows} 行中的前 {n} 行，按 {label} 存储的原样：第 m 行加到位置 m 的词元上（最多 {tokens} "
+        "个词元）。右图：每两行之间的余弦。"
+    ),
+    "emb.pos.model.offset": (
+        "真实词元读取的前 {n} 行，按 {label} 存储的原样：第一个词元读取第 {first} 行（填充编号 + 1），"
+        "所以 {rows} 行中的第 0 .. {last} 行从不使用，它最多接受 {tokens} 个词元而不是 {rows} 个。"
+        "右图：这些行两两之间的余弦。"
+    ),
+    "emb.pos.model.global": "全局",
+    "emb.pos.model.local": "局部",
+    "emb.pos.model.layers": (
+        "{label} 没有位置表：每个头按位置旋转它 {dim} 维的查询和键（RoPE）。它的各层：{layers}。"
+    ),
+    "emb.pos.model.decay": "q·k 随偏移的变化，底数 {base}",
+    "emb.pos.model.window": "局部层能看到哪些键（±{w}）",
+    "emb.pos.model.sees": "看得到 (1) 或看不到 (0)",
+    "emb.pos.model.rotary": (
+        "每张图：两个 {dim} 维全 1 向量按该底数旋转后，只由位置决定的得分随偏移（0 .. {n}）的变化。"
+        "底数越大转得越慢，得分在更长的偏移上保持较高：这正是全局层处理长文本所需要的。"
     ),
 }

@@ -72,8 +72,8 @@ def sentence(source: ModelSource, text: str) -> Sentence:
 def too_long(source: ModelSource, length: int) -> int | None:
     """The model's position limit when `length` tokens exceed it (learned positions), else None."""
     config = source.model.config
-    if config.position_embedding_type == "learned" and length > config.max_position_embeddings:
-        return config.max_position_embeddings
+    if config.position_embedding_type == "learned" and length > config.max_tokens:
+        return config.max_tokens  # RoBERTa: its table's rows less the padding id + 1
     return None
 
 

@@ -19,11 +19,13 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from explorer_core.models.settings import megabytes
+from explorer_core.ui import settings
 from explorer_core.ui.i18n import t
-from explorer_core.ui.models import calls
-from explorer_core.ui.models.sources import OPENED, REF_KEY, SOURCES
+from explorer_core.ui.models import calls, download
+from explorer_core.ui.models.sources import OPENED, REF_KEY, SOURCES, memory
 
-BOX_KEY = "models.box"
+BOX_KEY = next(k for k, v in settings.WIDGET_MIRRORS.items() if v == REF_KEY)  # models.box
 URL_SEEDED_REF = "_url_seeded.model"  # the URL's ?model= was taken once this session
 
 
@@ -67,8 +69,24 @@ def chooser(where: st.delta_generator.DeltaGenerator | None = None) -> str:
         accept_new_options=True, placeholder=t("models.box.placeholder"),
         help=t("models.box.help", dirs=calls.allowed_dirs_text()),
     )  # fmt: skip
+    ref = str(st.session_state.get(REF_KEY) or "")
+    if download.downloadable(ref):  # only where the server allows it, never for a student
+        with where:
+            download.offer(ref)
     if not entries:
         where.caption(t("models.none_here", dirs=calls.allowed_dirs_text()))
+    loaded = memory().sizes()  # every session's opened models, least recently used first
+    if loaded:
+        where.caption(
+            t(
+                "models.memory",
+                models=", ".join(
+                    f"{key.split('@')[0]} ({megabytes(size)})" for key, size in loaded.items()
+                ),
+                total=megabytes(sum(loaded.values())),
+                budget=megabytes(memory().budget_bytes),
+            )
+        )
     return str(st.session_state.get(REF_KEY) or "")
 
 

@@ -123,19 +123,41 @@ class Encoded:
 
 
 def token_strings(tokenizer: Tokenizer, ids: list[int]) -> list[str]:
+    """The tokens of a row: a model's own tokenizer names its specials itself (`<s>`, `</s>`);
+    the app's own tokenizers get BERT's names for the special ids `BertVocab` gives them."""
     inverse = {i: s for s, i in tokenizer.vocab.items()}
+    if own_template(tokenizer):
+        return [inverse.get(i, f"#{i}") for i in ids]
     vocab = BertVocab.of(tokenizer)
     names = {vocab.cls_id: "[CLS]", vocab.sep_id: "[SEP]", vocab.pad_id: "[PAD]",
              vocab.mask_id: "[MASK]"}  # fmt: skip
     return [names.get(i, inverse.get(i, f"#{i}")) for i in ids]
 
 
+def own_template(tokenizer: Tokenizer) -> bool:
+    """Whether the tokenizer lays rows out itself (a model's tokenizer.json: its template)."""
+    return hasattr(tokenizer, "encode_with_specials")
+
+
 def encode(tokenizer: Tokenizer, texts: list[str], pair: str | None = None) -> Encoded:
-    """`[CLS] text [SEP]` rows (padded to the longest), or one `[CLS] A [SEP] B [SEP]` row."""
+    """Rows of `texts` (padded to the longest), or one row of the pair: BERT's `[CLS] A [SEP]
+    B [SEP]`, or a model's own template (RoBERTa's `<s> A </s></s> B </s>`)."""
+    if own_template(tokenizer):
+        return _templated(tokenizer, texts, pair)
     first, second = (texts, None) if pair is None else (texts[:1], [pair])
     batch = BertVocab.of(tokenizer).encode(tokenizer, first, second)
     rows, types, masks = (x.tolist() for x in (batch.input_ids, batch.token_type_ids,
                                                batch.attention_mask))  # fmt: skip
+    return Encoded([token_strings(tokenizer, r) for r in rows], rows, types, masks)
+
+
+def _templated(tokenizer: Tokenizer, texts: list[str], pair: str | None) -> Encoded:
+    laid = [tokenizer.encode_with_specials(text, pair, limits=False)
+            for text in (texts if pair is None else texts[:1])]  # fmt: skip
+    width, pad = max(len(ids) for ids, _ in laid), BertVocab.of(tokenizer).pad_id
+    rows = [ids + [pad] * (width - len(ids)) for ids, _ in laid]
+    types = [kinds + [0] * (width - len(kinds)) for _, kinds in laid]
+    masks = [[1] * len(ids) + [0] * (width - len(ids)) for ids, _ in laid]
     return Encoded([token_strings(tokenizer, r) for r in rows], rows, types, masks)
 
 

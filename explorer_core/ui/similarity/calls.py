@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import streamlit as st
+
 from explorer_core.analysis.similarity import TextEncoder
 from explorer_core.files import taught_model
-from explorer_core.ui.i18n import current_language
+from explorer_core.models.opened import OpenedEncoder
+from explorer_core.ui.i18n import current_language, t
+from explorer_core.ui.models.sources import REF_KEY, SourceUnavailable, opened_source
 from explorer_core.ui.pretrained import taught
 from explorer_core.ui.settings import TAUGHT
 
@@ -43,3 +47,19 @@ def first_choice(available: Sequence[str]) -> str:
     if TAUGHT in available and current_language() == "zh":
         return TAUGHT
     return available[0]
+
+
+def opened_encoder() -> tuple[OpenedEncoder, str, str] | None:
+    """The session's opened model (`ui.models`) as an encoder, its cache key and its caption;
+    None when none was opened, or it cannot be opened (its page says why)."""
+    if not str(st.session_state.get(REF_KEY) or "").strip():
+        return None
+    try:
+        source = opened_source()
+    except SourceUnavailable:
+        return None
+    pipeline = source.opened.pipeline
+    norm = t("sim.src.normalised" if pipeline.normalize else "sim.src.not_normalised")
+    pooling = t("sim.src.default") if pipeline.is_default else pipeline.pooling_mode
+    caption = t("sim.src.opened", label=source.label, pooling=pooling, norm=norm)
+    return OpenedEncoder(source.opened), source.key, caption

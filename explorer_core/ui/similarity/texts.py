@@ -46,6 +46,16 @@ EN = {
     "sim.pooling.mean": "mean",
     "sim.pooling.cls": "[CLS]",
     "sim.pooling.max": "max",
+    "sim.pooling.own": "the model's own",
+    "sim.cos.opened": "cosine: {label}",
+    "sim.src.opened": (
+        "{label}: a real model opened from this machine, pooled as its authors do ({pooling}, "
+        "{norm}) under \"the model's own\"; the other poolings are ours over its last layer."
+    ),
+    "sim.src.normalised": "normalised",
+    "sim.src.not_normalised": "not normalised",
+    "sim.src.default": "no sentence-transformers files: mean pooling, our documented default",
+    "sim.model.opened": "the opened model",
     "sim.pooling.note": (
         "MiniLM was trained with mean pooling; [CLS] and max pooling show what changes when "
         "the pooling differs from training."
@@ -140,6 +150,16 @@ ZH = {
     "sim.pooling.mean": "平均",
     "sim.pooling.cls": "[CLS]",
     "sim.pooling.max": "最大值",
+    "sim.pooling.own": "模型自己的",
+    "sim.cos.opened": "余弦：{label}",
+    "sim.src.opened": (
+        "{label}：从本机打开的真实模型，选“模型自己的”时按作者的方式池化（{pooling}，{norm}）；"
+        "其他池化方式是我们对它最后一层的计算。"
+    ),
+    "sim.src.normalised": "归一化",
+    "sim.src.not_normalised": "未归一化",
+    "sim.src.default": "没有 sentence-transformers 文件：平均池化，本应用写明的默认做法",
+    "sim.model.opened": "打开的模型",
     "sim.pooling.note": (
         "MiniLM 训练时用的是平均池化；[CLS] 和最大值池化展示池化方式与训练不同时的变化。"
     ),

@@ -21,8 +21,9 @@ from explorer_core.training.experiment import controlled_plan as experiment_plan
 from explorer_core.training.run import TrainingPlan
 from explorer_core.ui.classroom.gate import current, in_class
 from explorer_core.ui.i18n import t
+from explorer_core.ui.state import set_before_widgets
 from explorer_core.ui.training import calls
-from explorer_core.ui.training.form import SIZE_KEYS, reset_sizes
+from explorer_core.ui.training.form import SIZE_KEYS, preset_sizes
 from explorer_core.ui.training.panels import VOCAB_SIZES
 from explorer_core.ui.training.run import MAX_SNAPSHOTS
 
@@ -67,14 +68,15 @@ def fix_settings(running: bool) -> Assignment | None:
     state = st.session_state
     if fixed is None:
         own = state.pop(OWN_KEY, None) or {}
-        state.update({key: value for key, value in own.items() if value is not None})
+        set_before_widgets({key: value for key, value in own.items() if value is not None})
         return None
     state.setdefault(OWN_KEY, {key: state.get(key) for key in FIXED_KEYS})
-    state.update({"train.data": "builtin", "train.start_from": "fresh", "train.edit": False,
-                  "train.preset": fixed.preset, "train.objective": OBJECTIVE,
-                  "train.fine_steps": fixed.steps, "train.budget": 0, "train.seed": fixed.seed,
-                  "train.max_length": MAX_LENGTH, "train.whole_word": False})  # fmt: skip
-    reset_sizes()
+    set_before_widgets({
+        "train.data": "builtin", "train.start_from": "fresh", "train.edit": False,
+        "train.preset": fixed.preset, "train.objective": OBJECTIVE,
+        "train.fine_steps": fixed.steps, "train.budget": 0, "train.seed": fixed.seed,
+        "train.max_length": MAX_LENGTH, "train.whole_word": False, **preset_sizes(fixed.preset),
+    })  # fmt: skip
     return fixed
 
 
@@ -124,10 +126,8 @@ def apply_assignment(running: bool, text: str, trainer: Trainer) -> None:
     if size is not None:
         size = fitting_size(given.algorithm, size, text, trainer)
     if not running:
-        st.session_state["train.tok"] = "train"
-        st.session_state["train.algo"] = given.algorithm
-        if size is not None:
-            st.session_state["train.vocab_size"] = size
+        chosen = {"train.tok": "train", "train.algo": given.algorithm}
+        set_before_widgets(chosen if size is None else chosen | {"train.vocab_size": size})
     vocab = given.vocab_size if given.vocab_size is not None else t("class.exp.vocab.any")
     lines = [t("class.exp.assigned", algo=given.algorithm, vocab=vocab)]
     if given.controlled:
@@ -177,3 +177,13 @@ def post_result(parts: dict) -> None:
         result = result_from_run(run, parts, nickname=seat.nickname)
     if post(id(run), result.to_row()):
         st.toast(t("class.student.posted"), icon=":material/leaderboard:")
+
+
+def result_card() -> None:
+    """In a class: where this student's last posted run stands on the leaderboard, and the board
+    behind a switch (`classroom.my_result`); it stays until a newer experiment's board."""
+    if not in_class() or current().teacher:
+        return
+    from explorer_core.ui.classroom.my_result import card
+
+    card()

@@ -24,7 +24,7 @@ from explorer_core.training.choices import (
 from explorer_core.training.presets import PRESETS, count_parameters
 from explorer_core.training.run import TrainingPlan
 from explorer_core.ui.i18n import t
-from explorer_core.ui.state import bound
+from explorer_core.ui.state import bound, set_before_widgets
 from explorer_core.ui.training import calls as ui
 from explorer_core.ui.training.run import MAX_SNAPSHOTS
 
@@ -36,11 +36,15 @@ SIZE_KEYS = {"train.hidden": "hidden_size", "train.layers": "num_hidden_layers",
 STEPS = (1, 100_000)  # the range of either phase's step count
 
 
+def preset_sizes(name: str) -> dict[str, Any]:
+    """The size widgets' values of preset `name` (key -> value)."""
+    preset = PRESETS[name]
+    return {key: getattr(preset, field) for key, field in SIZE_KEYS.items()}
+
+
 def reset_sizes() -> None:
-    """Bring the size widgets to the chosen preset's values."""
-    preset = PRESETS[st.session_state["train.preset"]]
-    for key, field in SIZE_KEYS.items():
-        st.session_state[key] = getattr(preset, field)
+    """Bring the size widgets to the chosen preset's values (the preset's on_change callback)."""
+    set_before_widgets(preset_sizes(st.session_state["train.preset"]))
 
 
 def data_panel(source: str, active: bool) -> tuple[Parts, str, str]:
