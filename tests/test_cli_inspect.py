@@ -121,7 +121,7 @@ def test_the_taught_model(taught, capsys):
         (["--model", "minilm", "--text", "   "], "--text is empty"),
         (["--model", "minilm", "--text", "a", "--text-b", ""], "--text-b is empty"),
         (["--model", "minilm", "--text", "word " * 600], "602 tokens, longer than"),
-        (["--model", "bert-base-uncased", "--text", "a"], "must be minilm, taught or a model"),
+        (["--model", "nobody/not-cached", "--text", "a"], "not in this machine's Hugging Face"),
         (["--model", "taught", "--text", "a"], "has not been built"),
         (["--model", "minilm", "--text", "a", "--mask", "sideways"], "invalid choice"),
     ],
@@ -139,4 +139,4 @@ def test_a_missing_folder_from_the_shell_shows_no_traceback(tmp_path):
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert result.stderr.count("\n") == 1 and "is neither" in result.stderr
+    assert result.stderr.count("\n") == 1 and "is not a folder" in result.stderr

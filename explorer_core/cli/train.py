@@ -1,7 +1,7 @@
 """`python -m explorer_core train sts ...`: train a sentence-embedding model from scored pairs.
 
     python -m explorer_core train sts --train pairs.tsv [--dev FILE] [--test FILE]
-        [--format chinese-sts|table] [--init fresh|minilm|taught|DIR]
+        [--format chinese-sts|table] [--init fresh|minilm|taught|DIR|NAME]
         [--tokenizer DIR | --tokenizer-algo ALGO --vocab-size N] [--keep-case]
         [--preset tiny|small|tutorial] [--pretrain-corpus FILE [--whole-word]]
         [--time-budget SECONDS]
@@ -9,10 +9,15 @@
         [--device auto|cpu|cuda] --out DIR [--json]
 
 A `split` column in the training file, when present, also supplies the dev and test pairs (unless
---dev/--test are given). --init minilm (or a model folder) fine-tunes a pretrained model with its
-own WordPiece tokenizer and mean pooling, at a small learning rate (2e-5), without pre-training;
---init taught does the same from MiniLM + 中文, the MiniLM taught Chinese on this install (`train
-multilingual` without --out builds it; its vocabulary extended with Chinese characters is kept).
+--dev/--test are given). --init minilm fine-tunes a pretrained model with its own WordPiece
+tokenizer and mean pooling, at a small learning rate (2e-5), without pre-training; so does a
+model folder (a checkpoint `train` wrote, or a transformers folder of any family
+`explorer_core.bert.families` runs: BERT, RoBERTa, XLM-R, DistilBERT, ALBERT, ELECTRA,
+ModernBERT) or a Hub name found in the Hugging Face cache, each with its own tokenizer, its
+family's architecture and its sentence-transformers pooling, after the checks `open_model` makes
+(safetensors only, no remote code, EXPLORER_MODEL_MAX_MB); --init taught does the same from
+MiniLM + 中文, the MiniLM taught Chinese on this install (`train multilingual` without --out
+builds it; its vocabulary extended with Chinese characters is kept).
 Otherwise --tokenizer takes a folder saved by the Tokenizer Lab or one holding a BERT `vocab.txt`
 (e.g. bert-base-chinese's); or a tokenizer of --tokenizer-algo is trained on the training sentences
 (lower-cased unless --keep-case). With --pretrain-corpus the model is first pre-trained with MLM +
@@ -56,7 +61,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sts.add_argument("--format", choices=FORMATS, help="file format (default: detected)")
     sts.add_argument("--init", default="fresh",
                      help="fresh (default), minilm, taught (MiniLM + 中文, once built by "
-                          "`train multilingual`), or a model folder to fine-tune "
+                          "`train multilingual`), or a model folder or cached Hub name to "
+                          "fine-tune "
                           f"(lr {short_float(lr)}, batch {batch}, no pre-training)")  # fmt: skip
     group = sts.add_mutually_exclusive_group()
     group.add_argument("--tokenizer", help="saved tokenizer folder, or a folder with vocab.txt")

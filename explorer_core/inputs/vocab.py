@@ -73,11 +73,16 @@ class BertVocab:
         if not vocab:
             raise ValueError("The tokenizer has an empty vocabulary: train or load it first")
         specials = tokenizer.special_tokens
+        # a model's own tokenizer (hf_file) names its roles itself: ALBERT's pad is <pad>, its
+        # cls [CLS]; those ids win over the aliases
+        named = getattr(getattr(tokenizer, "file_info", None), "specials", None) or {}
         next_id = max(vocab.values()) + 1
         ids: dict[str, int] = {}
         added: list[str] = []
         for role in ROLES:
-            found = _find(ALIASES[role], specials, vocab)
+            found = named.get(role)
+            if found is None:
+                found = _find(ALIASES[role], specials, vocab)
             if found is None:
                 found, next_id = next_id, next_id + 1
                 added.append(role)

@@ -12,6 +12,8 @@ A reference is one of two things:
   how to pre-download it.
 - a **folder path**, starting with ``/`` or ``.``: opened only if its real path (symlinks and
   ``..`` resolved) lies under ``EXPLORER_MODEL_DIRS`` or the cache. ``~`` is never expanded.
+  ``anywhere=True`` drops this one rule (never the others): the command line passes it, since
+  there the user opens a folder of their own machine; the server never does.
 
 Either way the folder then passes every check of `checks` before anything is loaded.
 
@@ -141,18 +143,21 @@ def locate(
     *,
     allow_download: bool = False,
     progress: ProgressCallback | None = None,
+    anywhere: bool = False,
 ) -> LocatedModel:
     """Where ``reference`` points, once every check passes; ``ModelRefused`` (one line) if not.
 
     ``allow_download``: the caller's permission to fetch a Hub name that is not cached (pass
     False in class mode). A download happens only when it is True *and* the server sets
     ``EXPLORER_ALLOW_DOWNLOADS=1``; ``progress(done_bytes, total_bytes)`` then reports bytes.
+    ``anywhere``: a folder may lie outside the allowed roots (the command line only: the user's
+    own machine); every other check still runs.
     """
     reference = reference.strip()
     if not reference:
         raise ModelRefused("no model given: type a Hub name (org/name) or a folder path")
     if is_path_reference(reference):
-        return _locate_folder(reference)
+        return _locate_folder(reference, anywhere)
     repo_id, revision = parse_reference(reference)
     cache = hub_cache_dir()
     found = cached_snapshot(repo_id, revision, cache)
@@ -170,11 +175,14 @@ def locate(
     return LocatedModel(reference, "hub", model, repo_id, commit, downloaded)
 
 
-def _locate_folder(reference: str) -> LocatedModel:
+EVERYWHERE = (Path("/"),)  # the roots of `anywhere=True`: the whole file system
+
+
+def _locate_folder(reference: str, anywhere: bool = False) -> LocatedModel:
     if reference.startswith("~"):
         raise ModelRefused(
             f"{reference!r}: '~' is not expanded here; give the folder's full path under "
             "EXPLORER_MODEL_DIRS"
         )
-    model = check_folder(Path(reference))
+    model = check_folder(Path(reference), EVERYWHERE if anywhere else None)
     return LocatedModel(str(model.folder), "folder", model)

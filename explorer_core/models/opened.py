@@ -82,10 +82,13 @@ def _tokenizer(folder: Path) -> Tokenizer:
 
 
 def open_model(
-    ref: str, *, allow_download: bool = False, progress: ProgressCallback | None = None
-) -> OpenedModel:
-    """Locate, check and load `ref`; `ModelRefused` (one line) when it may not be opened."""
-    return open_located(ref, locate(ref, allow_download=allow_download, progress=progress))
+    ref: str, *, allow_download: bool = False, progress: ProgressCallback | None = None,
+    anywhere: bool = False,
+) -> OpenedModel:  # fmt: skip
+    """Locate, check and load `ref`; `ModelRefused` (one line) when it may not be opened.
+    `anywhere=True` (the command line only) lets a folder lie outside the allowed roots."""
+    located = locate(ref, allow_download=allow_download, progress=progress, anywhere=anywhere)
+    return open_located(ref, located)
 
 
 def open_located(ref: str, located: LocatedModel) -> OpenedModel:

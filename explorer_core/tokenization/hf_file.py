@@ -108,6 +108,7 @@ def _build(doc: dict[str, Any], folder: Path, source: str) -> FileTokenizer:
         vocab_size=tokenizer.vocab_size,
         lowercase=_lowercases(doc.get("normalizer"), normalizer.theirs),
     )
+    tokenizer.source, tokenizer.loader = folder, load_tokenizer_file  # how it pickles
     return tokenizer
 
 

@@ -90,6 +90,15 @@ class FileTokenizer(Tokenizer):
         self._inverse.update({t.id: self._added_text.get(t.id, t.content) for t in added})
         self._special_ids = {t.id for t in added if t.special}
         self.file_info: TokenizerFileInfo | None = None  # set by hf_file.load_tokenizer_file
+        self.source: Any = None  # the folder it was read from (a Path), set there too,
+        self.loader: Any = None  # with the function that read it (hf_file.load_tokenizer_file)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as the folder it was read from (its steps hold closures): a training plan
+        carries it to a worker process, which reads the same files again."""
+        if self.source is None or self.loader is None:
+            raise TypeError("a FileTokenizer not read by load_tokenizer_file cannot be pickled")
+        return self.loader, (self.source,)
 
     # ---- what the page asks ----------
 

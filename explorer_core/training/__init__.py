@@ -14,7 +14,8 @@ Read in this order:
 10. `admission`  the server-wide limit on concurrent runs, the queue, the memory budget.
 11. `choices`    from the Train page's choices to a plan, with the memory a run holds.
 12. `jobs`       one training job from files, as the CLI and the benchmarks run it.
-13. `base_models` where weights start: fresh, this session's model, MiniLM, or a model folder.
+13. `base_models` where weights start: fresh, this session's model, MiniLM, a model folder of any
+    family, or a cached Hub name.
 14. `devices`    CPU / CUDA, and DistributedDataParallel under torchrun.
 15. `st_export`  the checkpoint's hf/ folder for AutoTokenizer and sentence-transformers.
 16. `experiment` the class experiment's runs: which tokenizer each one trains (round robin), and

@@ -9,25 +9,39 @@
     taught      MiniLM + 中文, taught here (`training.multilingual`), once built on this install
                 (`taught_folder`): MiniLM with its WordPiece vocabulary extended by Chinese
                 characters (~37k ids), mean pooling
-    a folder    a checkpoint saved by this app (either layout), or any transformers BERT folder
-                (config.json + model.safetensors + vocab.txt)
+    a folder    a checkpoint saved by this app (either layout), or a transformers folder of any
+                family `bert.families` runs (BERT, RoBERTa, XLM-R, DistilBERT, ALBERT, ELECTRA,
+                ModernBERT), e.g. the model a session opened
+    a Hub name  ``org/name``, found in this machine's Hugging Face cache (`models.locate`)
 
 A pretrained start keeps its own tokenizer and pooling: swapping MiniLM's WordPiece vocabulary
-for another would make its embedding rows mean nothing. `describe(init)` reads only the small
+for another would make its embedding rows mean nothing. A transformers folder is read as
+`models.opened.open_model` reads it: the family's switches (`bert.families`), the tokenizer.json
+through `tokenization.hf_file` (a BERT folder with vocab.txt: our WordPiece, which a checkpoint
+saves and `training.multilingual` extends), the pooling from its sentence-transformers files
+(`models.pipeline`). It passes `models.checks` first (safetensors only, no remote code, a known
+family, EXPLORER_MODEL_MAX_MB); where it lies is the caller's word: the command line (the user's
+own machine) or the Train page, which offers only a model `open_model` located under the allowed
+roots. `describe(init)` reads only the small
 files (tokenizer and config), so a plan can be built cheaply; `load_weights_of(init)` reads the
 weights, in the process that trains.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from torch import Tensor
 
 from explorer_core.bert.config import BertConfig
 from explorer_core.tokenization import Tokenizer
+
+if TYPE_CHECKING:
+    from explorer_core.models.checks import ModelFolder
+    from explorer_core.models.opened import OpenedModel
+    from explorer_core.models.pipeline import SentencePipeline
 
 INITS = ("fresh", "session", "minilm", "taught")  # or a folder path
 FRESH_INITS = ("fresh", "session")  # starts whose weights do not come from disk
@@ -51,13 +65,27 @@ class BaseModel:
     label: str = ""
 
 
+def _is_hub_name(init: str) -> bool:
+    from explorer_core.models.locate import is_path_reference, parse_reference
+    from explorer_core.models.settings import ModelRefused
+
+    if is_path_reference(init):
+        return False
+    try:
+        parse_reference(init)
+    except ModelRefused:
+        return False
+    return True
+
+
 def check_init(init: str) -> None:
-    """ValueError unless `init` is one of INITS or an existing folder."""
+    """ValueError unless `init` is one of INITS, an existing folder or a Hub name."""
     if init in INITS:
         return
-    if not init or not Path(init).is_dir():
+    if not init or not (Path(init).is_dir() or _is_hub_name(init)):
         raise ValueError(
-            f"init must be one of {', '.join(INITS)} or a model folder; {init!r} is neither"
+            f"init must be one of {', '.join(INITS)}, a model folder or a Hub name; {init!r} is "
+            "neither"
         )
 
 
@@ -77,7 +105,11 @@ def _folder(init: str) -> Path:
             raise ValueError(TAUGHT_MISSING)
         return found
     check_init(init)
-    return Path(init)
+    if Path(init).is_dir():
+        return Path(init)
+    from explorer_core.models.locate import locate
+
+    return locate(init).folder  # the Hugging Face cache; ModelRefused says how to get it
 
 
 def _is_checkpoint(folder: Path) -> bool:
@@ -86,17 +118,71 @@ def _is_checkpoint(folder: Path) -> bool:
     return is_checkpoint(folder)
 
 
-def _lowercase(folder: Path) -> bool:
-    """do_lower_case of a transformers folder's tokenizer_config.json (BERT's default: True)."""
-    try:
-        data = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return True
-    return bool(data.get("do_lower_case", True)) if isinstance(data, dict) else True
+def _checked(folder: Path) -> ModelFolder:
+    """A transformers folder once `models.checks` passes it (see the docstring: the place is the
+    caller's word, so the folder itself is the root)."""
+    import os
+
+    from explorer_core.models.checks import check_folder
+
+    return check_folder(folder, roots=(Path(os.path.realpath(folder)),))
+
+
+def _has_pooler(checked: ModelFolder) -> bool:
+    """Whether the weights hold a pooler (a model saved from ...ForMaskedLM has none); header
+    names only, no tensor read."""
+    from safetensors import safe_open
+
+    for file in checked.weights:
+        with safe_open(str(file), "pt") as handle:
+            if any("pooler" in name for name in handle.keys()):  # noqa: SIM118 - not a dict
+                return True
+    return False
+
+
+def _tokenizer(folder: Path, family: str) -> Tokenizer:
+    """BERT with vocab.txt: our WordPiece (as before: saved and extended as it is); any other:
+    the model's tokenizer.json through our own code (`hf_file`)."""
+    if family == "bert" and (folder / "vocab.txt").is_file():
+        from explorer_core.tokenization.hf_file import load_tokenizer_file
+        from explorer_core.tokenization.wordpiece import WordPieceTokenizer
+
+        lowercase = load_tokenizer_file(folder).file_info.lowercase
+        return WordPieceTokenizer.from_vocab(folder / "vocab.txt", lowercase=lowercase is not False)
+    from explorer_core.tokenization.hf_file import load_tokenizer_file
+
+    return load_tokenizer_file(folder)
+
+
+def _pooling(pipeline: SentencePipeline, name: str) -> str:
+    """The one pooling mode of the model's sentence-transformers files, if the trainer has it."""
+    from explorer_core.bert.config import POOLING_MODES
+
+    if pipeline.dense:
+        raise ValueError(f"{name} ends in Dense layers, which are not fine-tuned here")
+    if pipeline.pooling_mode not in POOLING_MODES:
+        raise ValueError(
+            f"{name} pools by {pipeline.pooling_mode}; the trainer pools by "
+            f"{', '.join(POOLING_MODES)}"
+        )
+    return pipeline.pooling_mode
+
+
+def describe_opened(opened: OpenedModel) -> BaseModel:
+    """A model a session opened (`models.opened`) as a start, from what it already holds: its
+    folder (the plan's init, which the training process loads), tokenizer, config and pooling;
+    labelled by its reference."""
+    pooling = _pooling(opened.pipeline, opened.label)
+    return BaseModel(str(opened.folder), opened.tokenizer, opened.model.config, pooling,
+                     opened.ref)  # fmt: skip
 
 
 def describe(init: str) -> BaseModel | None:
     """The tokenizer, config and pooling of a pretrained start; None for fresh and session."""
+    from dataclasses import replace
+
+    from explorer_core.bert.families import config_from_transformers
+
     if init in FRESH_INITS:
         return None
     folder = _folder(init)
@@ -106,32 +192,27 @@ def describe(init: str) -> BaseModel | None:
         head = read_head(folder)
         label = TAUGHT_LABEL if init == "taught" else head.label
         return BaseModel(init, head.tokenizer, head.config, head.pooling, label)
-    from explorer_core.tokenization.wordpiece import WordPieceTokenizer
+    checked = _checked(folder)
+    config = config_from_transformers(checked.config)
+    if config.add_pooling_layer and not _has_pooler(checked):
+        config = replace(config, add_pooling_layer=False)
+    tokenizer = _tokenizer(folder, config.model_type)
+    label = MINILM_LABEL if init == "minilm" else init if _is_hub_name(init) else folder.name
+    from explorer_core.models.pipeline import read_pipeline
 
-    if not (folder / "config.json").is_file() or not (folder / "vocab.txt").is_file():
-        raise ValueError(f"{folder} needs config.json, model.safetensors and vocab.txt")
-    try:
-        config = BertConfig.from_dict(json.loads((folder / "config.json").read_text("utf-8")))
-    except (ValueError, TypeError) as err:
-        raise ValueError(f"config.json of {folder} is not a BERT config: {err}") from err
-    tokenizer = WordPieceTokenizer.from_vocab(folder / "vocab.txt", lowercase=_lowercase(folder))
-    label = MINILM_LABEL if init == "minilm" else folder.name
-    return BaseModel(init, tokenizer, config, "mean", label)
+    return BaseModel(init, tokenizer, config, _pooling(read_pipeline(folder), folder.name), label)
 
 
 def load_weights_of(init: str) -> dict[str, Tensor]:
-    """The encoder weights of a pretrained start, with transformers' names (no "bert." prefix)."""
+    """The encoder weights of a pretrained start, with our (BERT's) names, any family."""
     folder = _folder(init)
     if _is_checkpoint(folder):
         from explorer_core.training.checkpoint import load_checkpoint
 
         return dict(load_checkpoint(folder).model.state_dict())
+    from explorer_core.bert.families import weights_to_ours
     from explorer_core.bert.weights import read_transformers
 
-    _, weights = read_transformers(folder)
-    out = {}
-    for name, tensor in weights.items():
-        name = name.removeprefix("bert.")
-        if not name.startswith("cls."):  # pre-training heads are not part of the encoder
-            out[name] = tensor
-    return out
+    _checked(folder)
+    config, weights = read_transformers(folder)
+    return weights_to_ours(config, weights)  # task heads, "bert." and other prefixes dropped

@@ -10,7 +10,9 @@ A checkpoint is a folder that transformers and sentence-transformers load as it 
     explorer_checkpoint.json  what only we read: {"format": "embedding-explorer-checkpoint",
                               "version": 2, "model": our BertConfig (RoPE, relative positions,
                               pre-LN ...), "pooling", "label", "max_length", "special_ids", ...}
-    explorer_tokenizer.json   our tokenizer (`Tokenizer.save`'s own file)
+    explorer_tokenizer.json   our tokenizer (`Tokenizer.save`'s own file); a model brought from
+                              elsewhere and fine-tuned keeps its own tokenizer files instead
+                              (tokenizer.json ..., read back by `tokenization.hf_file`)
     training_log.json         {"pretrain": TrainLog, "finetune": TrainLog} (phases that ran)
 
 So `SentenceTransformer("my_model")` and `AutoModel.from_pretrained("my_model")` give our vectors.
@@ -52,9 +54,10 @@ from explorer_core.bert.weights import load_weights
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.tokenization import Tokenizer, load_tokenizer
 from explorer_core.tokenization.base import META_FILE as TOKENIZER_FILE
+from explorer_core.tokenization.hf_pipeline import FileTokenizer
 from explorer_core.training.devices import module_device
 from explorer_core.training.loop import TrainLog
-from explorer_core.training.st_export import write_hf_files
+from explorer_core.training.st_export import copy_tokenizer_files, write_hf_files
 
 FORMAT = "embedding-explorer-checkpoint"
 VERSION = 2  # 1: our fields in config.json, tokenizer/ and hf/ (still read)
@@ -155,7 +158,11 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path) -> Path:
         weights[name] = tensor.clone() if tensor.data_ptr() in seen else tensor
         seen.add(tensor.data_ptr())
     save_file(weights, str(folder / WEIGHTS_FILE), metadata={"format": "pt"})
-    ckpt.tokenizer.save(folder)  # our file, and a plain tokenizer.json that write_hf_files replaces
+    if isinstance(ckpt.tokenizer, FileTokenizer):  # a brought model's own: its files, as they are
+        copy_tokenizer_files(ckpt.tokenizer.source, folder)
+        (folder / TOKENIZER_FILE).unlink(missing_ok=True)
+    else:  # our file, and a plain tokenizer.json that write_hf_files replaces
+        ckpt.tokenizer.save(folder)
     limit = min(ckpt.max_length, ckpt.config.max_tokens)
     write_hf_files(folder, ckpt.tokenizer, ckpt.config, ckpt.pooling, limit)
     meta = {
@@ -165,12 +172,25 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path) -> Path:
         "pooling": ckpt.pooling,
         "label": ckpt.label,
         "max_length": ckpt.max_length,
-        "tokenizer": {"algo": ckpt.tokenizer.algo, "file": TOKENIZER_FILE},
+        "tokenizer": {"algo": ckpt.tokenizer.algo, "file": _tokenizer_file(ckpt.tokenizer)},
         "special_ids": ckpt.vocab.to_dict(),
     }
     _write_json(folder / META_FILE, meta)
     _write_json(folder / LOG_FILE, {phase: log.to_dict() for phase, log in ckpt.log.items()})
     return folder
+
+
+def _tokenizer_file(tokenizer: Tokenizer) -> str:
+    return "tokenizer.json" if isinstance(tokenizer, FileTokenizer) else TOKENIZER_FILE
+
+
+def _read_tokenizer(folder: Path, meta: dict[str, Any]) -> Tokenizer:
+    """Our tokenizer file, or (algo "hf-file") the model's own tokenizer files."""
+    if meta["tokenizer"].get("algo") == FileTokenizer.algo:
+        from explorer_core.tokenization.hf_file import load_tokenizer_file
+
+        return load_tokenizer_file(folder)
+    return load_tokenizer(folder / str(meta["tokenizer"].get("folder", ".")))
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -254,7 +274,7 @@ def read_head(folder: str | Path) -> CheckpointHead:
         raise ValueError(f"This checkpoint was written by a newer version ({meta['version']})")
     try:
         config = BertConfig.from_dict(meta["model"])
-        tokenizer = load_tokenizer(folder / str(meta["tokenizer"].get("folder", ".")))
+        tokenizer = _read_tokenizer(folder, meta)
     except (KeyError, TypeError, AttributeError) as err:
         raise ValueError(f"The checkpoint's metadata lacks a field: {err}") from err
     return CheckpointHead(

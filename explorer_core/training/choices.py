@@ -25,7 +25,7 @@ from explorer_core.inputs.sts_format import SentencePair
 from explorer_core.inputs.vocab import BertVocab
 from explorer_core.runtime import meminfo_bytes
 from explorer_core.tokenization import Tokenizer
-from explorer_core.training.base_models import describe
+from explorer_core.training.base_models import BaseModel, describe
 from explorer_core.training.baselines import fit_baseline
 from explorer_core.training.checkpoint import Checkpoint
 from explorer_core.training.finetune import FinetuneConfig, predict_cosines
@@ -276,12 +276,17 @@ def split_scores(
     return rows
 
 
-def start_from(plan: TrainingPlan, init: str, session: Checkpoint | None = None) -> TrainingPlan:
-    """`plan` started from `init` (base_models.INITS or a folder) instead of fresh weights.
+def start_from(
+    plan: TrainingPlan, init: str, session: Checkpoint | None = None,
+    base: BaseModel | None = None,
+) -> TrainingPlan:  # fmt: skip
+    """`plan` started from `init` (base_models.INITS, a folder or a Hub name) instead of fresh
+    weights.
 
     "session" continues the session's model (its tokenizer and architecture, no pre-training);
     a pretrained model keeps its own tokenizer and pooling and is fine-tuned only, with
-    Sentence-BERT's small steps (presets.PRETRAINED_FINETUNE).
+    Sentence-BERT's small steps (presets.PRETRAINED_FINETUNE). `base`: the start already
+    described (`base_models.describe_opened`: a model the session opened), else read here.
     """
     if init == "fresh":
         return plan
@@ -294,7 +299,7 @@ def start_from(plan: TrainingPlan, init: str, session: Checkpoint | None = None)
             base_model=session.model, pretrain=None, corpus=(), pooling=session.pooling,
             finetune=replace(fine, pooling=session.pooling),
         )  # fmt: skip
-    base = describe(init)
+    base = base or describe(init)
     fine = replace(fine, pooling=base.pooling, in_batch_negatives=False, **PRETRAINED_FINETUNE)
     return replace(
         plan, tokenizer=base.tokenizer, model_config=base.config, init=init, pretrain=None,

@@ -36,7 +36,6 @@ from explorer_core.training.presets import (  # the defaults live there (torch-f
     PRETRAINED_SECONDS,
     PRETRAINED_STEPS,
     SCRATCH_LOSS,
-    count_parameters,
     get_preset,
 )
 from explorer_core.training.pretrain import PretrainConfig
@@ -219,6 +218,8 @@ def run_sts_job(
         "test_pearson": test["pearson"],
         "test_spearman_by_lang": test["by_lang"],
         "tokenizer": f"{tokenizer.algo}, {BertVocab.of(tokenizer).size} ids",
-        "parameters": count_parameters(plan.model_config),
+        # the model's own count: ALBERT's shared layer once, E -> H, GeGLU (count_parameters
+        # is BERT's formula)
+        "parameters": sum(p.numel() for p in ckpt.model.parameters()),
         "out": str(job.out),
     }

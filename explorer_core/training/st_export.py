@@ -26,7 +26,9 @@ Files written::
     config_sentence_transformers.json
     1_Pooling/config.json        mean, cls or max pooling, as the checkpoint pools
 
-The tokenizer files are written for every model; config.json's BertConfig and the
+A brought model fine-tuned here (its tokenizer a `FileTokenizer`) keeps its own tokenizer files
+instead, copied as they are (`copy_tokenizer_files`). The tokenizer files are written for every
+other model; config.json's BertConfig and the
 sentence-transformers files only when BertModel can run the architecture. The vectors are not
 normalised (no Normalize module), as `Checkpoint.embed(normalize=False)`.
 """
@@ -34,6 +36,7 @@ normalised (no Normalize module), as `Checkpoint.embed(normalize=False)`.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -145,7 +148,8 @@ def write_hf_files(
         "--model folder`."
     )
     (folder / "README.md").write_text(readme + "\n", "utf-8")
-    write_tokenizer_files(folder, tokenizer, max_length)
+    if tokenizer.algo != "hf-file":  # a brought model's own tokenizer files are already there
+        write_tokenizer_files(folder, tokenizer, max_length)
     for name in ST_FILES:
         if (folder / name).is_dir():
             shutil.rmtree(folder / name)
@@ -168,6 +172,21 @@ def write_tokenizer_files(folder: Path, tokenizer: Tokenizer, max_length: int) -
         "tokenizer_class": "PreTrainedTokenizerFast", "model_max_length": max_length,
         "clean_up_tokenization_spaces": False, **specials,
     })  # fmt: skip
+
+
+# a model's own tokenizer files (hf_file reads them back): copied into a checkpoint as they are
+MODEL_TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "tokenizer_config.json",
+                         "special_tokens_map.json")  # fmt: skip
+
+
+def copy_tokenizer_files(source: Path | None, folder: Path) -> None:
+    """Copy the tokenizer files of the folder a FileTokenizer was read from into `folder`."""
+    if source is None:
+        raise ValueError("this tokenizer does not know the folder it was read from")
+    for name in MODEL_TOKENIZER_FILES:
+        src, dst = Path(source) / name, folder / name
+        if src.is_file() and not (dst.exists() and os.path.samefile(src, dst)):
+            shutil.copyfile(src, dst)
 
 
 def write_st_files(folder: Path, hidden_size: int, pooling: str, max_length: int) -> None:

@@ -1,13 +1,14 @@
 """The Train page's "Start from" choice and its model comparison (table + chart).
 
 `start_panel(plan, running)` draws the choice and returns the plan started from it (fresh, this
-session's model, MiniLM, or MiniLM + 中文 once it has been built on this install;
-`training.choices.start_from`). `comparison_panel(parts, data_key)` scores every model the session
-has on the same test pairs (`analysis.comparison.compare`): the lexical baseline, the model before
-training, the trained model, MiniLM as is and, once a run started from MiniLM, MiniLM fine-tuned;
-likewise MiniLM + 中文 as is (once built) and fine-tuned. Rows are kept per data set in the
-session, so a model trained from scratch and a fine-tuned MiniLM end up side by side; a model is
-scored once, when it first appears (about a second for MiniLM on 80 pairs), not on every rerun.
+session's model, MiniLM, MiniLM + 中文 once it has been built on this install, or the model the
+session opened, by its reference; `training.choices.start_from`). `comparison_panel(parts,
+data_key)` scores every model the session has on the same test pairs (`analysis.comparison.
+compare`): the lexical baseline, the model before training, the trained model, MiniLM as is and,
+once a run started from MiniLM, MiniLM fine-tuned; likewise MiniLM + 中文 as is (once built) and
+fine-tuned. Rows are kept per data set in the session, so a model trained from scratch and a
+fine-tuned MiniLM end up side by side; a model is scored once, when it first appears (about a
+second for MiniLM on 80 pairs), not on every rerun.
 """
 
 from __future__ import annotations
@@ -21,11 +22,13 @@ from explorer_core.analysis.comparison import ComparisonRow, Contender, compare
 from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.files import taught_model
 from explorer_core.inputs.datasets import SentencePair
-from explorer_core.training.base_models import MINILM_LABEL, TAUGHT_LABEL
+from explorer_core.training.base_models import MINILM_LABEL, TAUGHT_LABEL, describe_opened
+from explorer_core.training.checkpoint import Checkpoint
 from explorer_core.training.choices import SharedModel, run_memory_bytes, start_from
 from explorer_core.training.run import TrainingPlan
 from explorer_core.ui.export import show_chart
 from explorer_core.ui.i18n import t
+from explorer_core.ui.models.sources import REF_KEY, opened_model
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer, taught
 from explorer_core.ui.training import calls as ui
 from explorer_core.ui.training import run as runs
@@ -35,10 +38,11 @@ from explorer_core.viz.comparison import comparison_figure, comparison_frame
 START_KEY = "train.start_from"  # one of STARTS
 DEVICE_KEY = "train.device"  # "cuda" or "cpu", shown only when torch sees a GPU
 TAUGHT = "taught"  # MiniLM + 中文 (base_models), offered only once built on this install
-STARTS = ("fresh", "session", "minilm", TAUGHT)
+OPENED = "opened"  # the model this session opened (ui.models: REF_KEY), labelled by its reference
+STARTS = ("fresh", "session", "minilm", TAUGHT, OPENED)
 COMPARE_KEY = "train.compare"  # {data key: {"rows": {model: [ComparisonRow]}, "seen": {...}}}
 AS_IS = ("lexical", "minilm", "taught")  # rows of every session: not the session's own models
-ORDER = ("lexical", "fresh", "trained", "minilm", "minilm_ft", "taught", "taught_ft")
+ORDER = ("lexical", "fresh", "trained", "minilm", "minilm_ft", "taught", "taught_ft", "opened_ft")
 
 
 def start_panel(
@@ -53,11 +57,13 @@ def start_panel(
             st.info(t("cmp.start.taught_missing"), icon=":material/info:")
         st.session_state[START_KEY] = "fresh"
     shared = ui.shared_model()
+    ref = opened_ref()  # subtle: read now, not inside format_func (it may run elsewhere later)
     choice = st.radio(
         t("cmp.start"), offered, key=START_KEY, horizontal=True, disabled=running,
-        format_func=lambda s: t(f"cmp.start.{s}"), help=t("cmp.start.help"),
+        format_func=lambda s: ref if s == OPENED else t(f"cmp.start.{s}"),
+        help=t("cmp.start.help"),
     )  # fmt: skip
-    if choice in ("minilm", TAUGHT):
+    if choice in ("minilm", TAUGHT, OPENED):
         st.caption(t(f"cmp.start.{choice}_note"))
     device = "cpu"
     if torch.cuda.is_available():  # only offered where there is a GPU
@@ -71,7 +77,7 @@ def start_panel(
     plan, need = planned
     try:
         session = shared.checkpoint if shared else None
-        started = replace(start_from(plan, choice or "fresh", session), device=device or "cpu")
+        started = replace(_started(plan, choice or "fresh", session), device=device or "cpu")
     except (ValueError, PretrainedUnavailable) as err:
         st.error(t("cmp.start.bad", reason=str(err)))
         return None
@@ -82,10 +88,26 @@ def start_panel(
     return started, need
 
 
+def _started(plan: TrainingPlan, choice: str, session: Checkpoint | None) -> TrainingPlan:
+    """The plan from `choice`; the opened model starts from its folder, which the worker loads
+    (`base_models.load_weights_of`), with the tokenizer, config and pooling it already holds."""
+    if choice != OPENED:
+        return start_from(plan, choice, session)
+    opened = opened_model(opened_ref())  # ModelRefused (a ValueError) when it may not be opened
+    base = describe_opened(opened)
+    return start_from(plan, base.init, base=base)
+
+
+def opened_ref() -> str:
+    """The reference of the model this session opened; "" when none."""
+    return str(st.session_state.get(REF_KEY) or "").strip()
+
+
 def offered_starts() -> tuple[str, ...]:
-    """STARTS, without MiniLM + 中文 until it has been built on this install."""
-    built = taught_model.built_folder() is not None
-    return tuple(s for s in STARTS if s != TAUGHT or built)
+    """STARTS, without MiniLM + 中文 until it has been built on this install, and without the
+    opened model while the session has opened none."""
+    built, ref = taught_model.built_folder() is not None, opened_ref()
+    return tuple(s for s in STARTS if (s != TAUGHT or built) and (s != OPENED or ref))
 
 
 def _model_key(shared: SharedModel) -> str:
@@ -93,6 +115,9 @@ def _model_key(shared: SharedModel) -> str:
     start of the run's label (base_models)."""
     if shared.label.startswith(MINILM_LABEL):
         return "minilm_ft"
+    ref = opened_ref()
+    if ref and shared.label.startswith(f"{ref}, "):  # run labels read "<start>, trained in ..."
+        return "opened_ft"
     return "taught_ft" if shared.label.startswith(TAUGHT_LABEL) else "trained"
 
 

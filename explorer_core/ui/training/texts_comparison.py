@@ -12,7 +12,9 @@ EN = {
         "WordPiece vocabulary and mean pooling (learning rate 2e-5, no pre-training); the "
         "tokenizer and model sections above are then not used. MiniLM + 中文 (offered once it "
         "has been built on this install with “Teach MiniLM Chinese”): the same, from the MiniLM "
-        "that learned Chinese here, with its vocabulary extended by Chinese characters."
+        "that learned Chinese here, with its vocabulary extended by Chinese characters. A model "
+        "you opened (offered by its name once a page opened one): the same, with its own "
+        "tokenizer, architecture and pooling."
     ),
     "cmp.start.minilm_note": (
         "MiniLM has 22.7 M parameters: on a laptop CPU one step takes about a second, so a run "
@@ -27,6 +29,11 @@ EN = {
         "The link (or lesson pack) asked to start from MiniLM + 中文, which has not been built "
         "on this install yet: starting from a fresh model instead. Build it once with “Teach MiniLM Chinese” "
         "(above, the second kind of training), or wait for the background build."
+    ),
+    "cmp.start.opened_note": (
+        "The model you opened fine-tunes with its own tokenizer, its family's architecture and "
+        "its authors' pooling (learning rate 2e-5, no pre-training); the tokenizer and model "
+        "sections above are then not used. Its size sets the time per step."
     ),
     "cmp.start.bad": "Cannot start from this model: {reason}",
     "cmp.device": "Train on",
@@ -48,6 +55,7 @@ EN = {
     "cmp.model.minilm_ft": "MiniLM fine-tuned",
     "cmp.model.taught": "MiniLM + 中文 as is",
     "cmp.model.taught_ft": "MiniLM + 中文 fine-tuned",
+    "cmp.model.opened_ft": "The opened model, fine-tuned",
     "cmp.model.session": "Continued training",
     "cmp.lang.en": "English",
     "cmp.lang.zh": "Chinese",
@@ -82,7 +90,8 @@ ZH = {
         "全新：上面的预设，从零开始学。本次会话的模型：继续训练你已训练或上传的模型。MiniLM：微调一个真实的"
         "预训练模型，沿用它自己的 WordPiece 词表和平均池化（学习率 2e-5，不做预训练）；此时上面的分词器"
         "和模型设置不起作用。MiniLM + 中文（用“教 MiniLM 学中文”在本机构建后才会出现）：同样的做法，"
-        "起点换成在本机学会中文的 MiniLM，它的词表扩充了汉字。"
+        "起点换成在本机学会中文的 MiniLM，它的词表扩充了汉字。你打开的模型（某个页面打开模型后，以它的名字出现）："
+        "同样的做法，沿用它自己的分词器、结构和池化方式。"
     ),
     "cmp.start.minilm_note": (
         "MiniLM 有 2270 万个参数：在笔记本 CPU 上一步约需一秒，所以一两分钟的训练只会把每个训练句对看几遍。"
@@ -94,6 +103,10 @@ ZH = {
     "cmp.start.taught_missing": (
         "链接（或课程包）要求从 MiniLM + 中文 开始，但本机还没有构建它：改为从全新模型开始。请用“教 MiniLM 学中文”"
         "（上方的第二种训练）构建一次，或等待后台构建完成。"
+    ),
+    "cmp.start.opened_note": (
+        "你打开的模型用它自己的分词器、所属模型族的结构和作者的池化方式来微调（学习率 2e-5，不做预训练）；"
+        "此时上面的分词器和模型设置不起作用。每一步的时间取决于模型的大小。"
     ),
     "cmp.start.bad": "无法从这个模型开始：{reason}",
     "cmp.device": "训练设备",
@@ -115,6 +128,7 @@ ZH = {
     "cmp.model.minilm_ft": "微调后的 MiniLM",
     "cmp.model.taught": "原样的 MiniLM + 中文",
     "cmp.model.taught_ft": "微调后的 MiniLM + 中文",
+    "cmp.model.opened_ft": "微调后的已打开模型",
     "cmp.model.session": "继续训练",
     "cmp.lang.en": "英文",
     "cmp.lang.zh": "中文",
