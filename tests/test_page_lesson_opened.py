@@ -14,6 +14,7 @@ from explorer_core.analysis.lesson import STEPS
 from tests import opened_models
 from tests.charts import plot_array
 from tests.conftest import app_test
+from tests.translation import untranslated
 
 pytestmark = pytest.mark.slow
 
@@ -58,6 +59,8 @@ def test_every_step_runs_with_an_opened_model(folders, family, lang):
         assert at.get("plotly_chart") or at.dataframe, STEPS[step - 1]
         shown = texts(at)
         assert not [s for s in shown if "MiniLM" in s], (step, [s for s in shown if "MiniLM" in s])
+        if lang == "zh":
+            assert not untranslated(at), (step, untranslated(at))
         if STEPS[step - 1] == "attention":  # the clicked cell's arithmetic, in this model
             assert any("q·k" in m.value for m in at.markdown)
         if step >= STEPS.index("tokens") + 1:  # the screens with a source line: it names the model

@@ -1,6 +1,6 @@
-"""The seven screens of the guided lesson that run MiniLM: one-hot, vector, + position, attention,
-one layer's steps, pooled vector, cosine (see `screens`, which shows them and holds the first
-four)."""
+"""The seven screens of the guided lesson that run the model (MiniLM, or the opened one): one-hot,
+vector, + position, attention, one layer's steps, pooled vector, cosine (see `screens`, which
+shows them and holds the first four)."""
 
 from __future__ import annotations
 
