@@ -6,6 +6,7 @@ model's own sentence vector (`models.opened.embed`)."""
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from explorer_core.analysis.lesson import STEPS
 from tests import opened_models
 from tests.charts import plot_array
 from tests.conftest import app_test
+from tests.links import link_text, open_with
 from tests.translation import untranslated
 
 pytestmark = pytest.mark.slow
@@ -120,3 +122,12 @@ def test_without_an_opened_model_no_choice_is_offered():
     at = app_test(PAGE, timeout=120, state={"lesson.step": 3})
     assert not at.exception
     assert not [w for w in at.get("button_group") if w.key == "lesson.model"]
+
+
+def test_a_link_reopens_the_lesson_on_the_opened_model(folders):
+    ref = str(folders["roberta"])
+    at = open_with(PAGE, {"model": ref, "lesson.model": "opened", "lesson.step": "3"})
+    assert not at.exception, [e.message for e in at.exception]
+    assert list(at.dataframe[0].value.iloc[:, 1])[0] == "<s>"
+    assert "lesson.model=opened" in link_text(at)
+    assert "&" + urlencode({"model": ref}) in link_text(at)
