@@ -62,3 +62,40 @@ def test_a_piece_kind_by_hand():
     assert piece_kind("##mat", "wordpiece", False) == "piece"
     assert piece_kind("▁猫", "unigram", False) == "word"
     assert piece_kind("子", "unigram", False) == "piece"
+
+
+@pytest.mark.parametrize("case", ["cls-raw", "prompt-left-out"])
+def test_the_run_is_pooled_as_the_models_own_embed(case, tmp_path, monkeypatch):
+    """The lesson's sentence vector is `embed`'s, also where the pipeline does not normalise
+    (`mean` is then the vector itself) and where a default prompt is read but left out of the
+    pooling (its tokens lead the row)."""
+    import json
+
+    import numpy as np
+
+    from explorer_core.analysis.lesson_opened import model_text, run_opened
+    from explorer_core.models.opened import embed, open_model
+    from tests import opened_models
+
+    cls = case == "cls-raw"
+    monkeypatch.setenv("EXPLORER_MODEL_DIRS", str(tmp_path))
+    folder = opened_models.model_folder("roberta", tmp_path / "m", pooling=None)
+    opened_models.sentence_files(folder, pooling="cls" if cls else "mean", normalize=not cls)
+    if not cls:
+        pooling = folder / "1_Pooling" / "config.json"
+        pooling.write_text(json.dumps({**json.loads(pooling.read_text("utf-8")),
+                                       "include_prompt": False}), encoding="utf-8")  # fmt: skip
+        (folder / "config_sentence_transformers.json").write_text(
+            json.dumps({"prompts": {"query": "query: "}, "default_prompt_name": "query"}),
+            encoding="utf-8",
+        )
+    opened = open_model(str(folder))
+    text = "A cat sat."
+    row = template_tokens(opened.tokenizer, model_text(opened, text))
+    run = run_opened(opened, row.ids)
+    np.testing.assert_allclose(run.vector, embed(opened, [text])[0].numpy(), atol=1e-6)
+    if cls:
+        np.testing.assert_allclose(run.mean, run.vector)
+    else:
+        assert "".join(row.covers).startswith("query:")  # the prompt the model reads comes first
+        assert abs(np.linalg.norm(run.vector) - 1) < 1e-6
