@@ -59,25 +59,36 @@ def deeper(name: str, where) -> None:  # noqa: ANN001 - a column
         where.markdown(f"→ {label}")
 
 
+def opened_ref() -> str:
+    """The model this session opened ("" for none), and on the session's first pass a link's
+    `?model=` and `?lesson.model=`. Called above the fragment too: a link that opens the lesson
+    on its opened model shows no MiniLM + 中文 notice, not even on its first pass."""
+    if st.query_params.get(MODEL_REF) or st.session_state.get(MODEL_REF):
+        from explorer_core.ui.models.picker import take_url_ref  # torch: only with one opened
+
+        take_url_ref()
+    ref = str(st.session_state.get(MODEL_REF) or "").strip()
+    if ref:
+        url_synced("lesson.model", choices("lesson.model"))  # translated labels: URL codes
+    return ref
+
+
 def model_choice(where) -> str:  # noqa: ANN001 - a container
     """The model the lesson runs (`calls.model_key`). Once this session opened a model (another
     page's model box, or `?model=` in a link), a control offers it next to MiniLM."""
-    if st.query_params.get(MODEL_REF) or st.session_state.get(MODEL_REF):
-        from explorer_core.ui.models import picker  # imports torch: only with an opened model
-
-        picker.take_url_ref()
-    ref = str(st.session_state.get(MODEL_REF) or "").strip()
+    ref = opened_ref()
     base = data.model_key(current_language())  # MiniLM, or MiniLM + 中文 for a Chinese lesson
     if not ref:
         return base
+    from explorer_core.ui.models.picker import keep_ref_in_url
+
     names = {data.MINILM: t("lesson.model.minilm") if base == data.MINILM else t("taught.name"),
              OPENED: t("lesson.model.opened", model=ref)}  # fmt: skip
-    url_synced("lesson.model", choices("lesson.model"))  # translated labels: URL codes
     choice = where.segmented_control(
         t("lesson.model"), choices("lesson.model"), key="lesson.model",
         format_func=lambda code: names[code],
     ) or DEFAULTS["lesson.model"]  # fmt: skip
-    picker.keep_ref_in_url(choice)
+    keep_ref_in_url(choice)
     return data.model_key(current_language(), choice, ref)
 
 
@@ -156,7 +167,7 @@ def lesson_page() -> None:
     share_link(linked, link, DEFAULTS)
 
 
-opened_chosen = st.session_state.get("lesson.model") == OPENED and st.session_state.get(MODEL_REF)
+opened_chosen = bool(opened_ref()) and st.session_state.get("lesson.model") == OPENED
 if current_language() == "zh" and not opened_chosen:
     chinese_notice()  # MiniLM + 中文 not built yet: one line, and a button that builds it
 lesson_page()

@@ -131,3 +131,6 @@ def test_a_link_reopens_the_lesson_on_the_opened_model(folders):
     assert list(at.dataframe[0].value.iloc[:, 1])[0] == "<s>"
     assert "lesson.model=opened" in link_text(at)
     assert "&" + urlencode({"model": ref}) in link_text(at)
+    params = {"model": ref, "lesson.model": "opened"}
+    at = open_with(PAGE, params, {"lang": "zh"})  # in Chinese: no MiniLM + 中文 notice, at once
+    assert not at.exception and not [s for s in texts(at) if "MiniLM" in s]
