@@ -1,6 +1,6 @@
-"""Guided lesson: one sentence followed through real MiniLM, one concept per screen, with Previous
-and Next. text → bytes → tokens → ids → one-hot → vector → + position → attention → one layer →
-pooled → cosine.
+"""Guided lesson: one sentence followed through real MiniLM (or the model this session opened
+from this machine), one concept per screen, with Previous and Next. text → bytes → tokens → ids →
+one-hot → vector → + position → attention → one layer → pooled → cosine.
 Each screen links to the page that teaches its step in detail."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from explorer_core.ui.lesson import screens
 from explorer_core.ui.lesson.frame import Lesson, variant
 from explorer_core.ui.lesson.notice import chinese_notice
 from explorer_core.ui.nav import PAGES
-from explorer_core.ui.settings import defaults
-from explorer_core.ui.state import bound, init, leave_to_widget, share_link
+from explorer_core.ui.settings import MODEL_REF, OPENED, choices, defaults
+from explorer_core.ui.state import bound, init, leave_to_widget, share_link, url_synced
 
 TOTAL = len(core.STEPS)
 SENTENCES = ("text", "other", "third")  # lesson.<name>, defaults from lesson.default_<name>
@@ -42,7 +42,7 @@ def follow_language() -> None:
 init(DEFAULTS)
 follow_language()
 LINKED = ("lesson.step", "lesson.text", "lesson.other", "lesson.third", "lesson.layer",
-          "lesson.head")  # fmt: skip
+          "lesson.head", "lesson.model")  # fmt: skip
 
 
 def move(delta: int) -> None:
@@ -59,6 +59,58 @@ def deeper(name: str, where) -> None:  # noqa: ANN001 - a column
         where.markdown(f"→ {label}")
 
 
+def opened_ref() -> str:
+    """The model this session opened ("" for none), and on the session's first pass a link's
+    `?model=` and `?lesson.model=`. Called above the fragment too: a link that opens the lesson
+    on its opened model shows no MiniLM + 中文 notice, not even on its first pass."""
+    if st.query_params.get(MODEL_REF) or st.session_state.get(MODEL_REF):
+        from explorer_core.ui.models.picker import take_url_ref  # torch: only with one opened
+
+        take_url_ref()
+    ref = str(st.session_state.get(MODEL_REF) or "").strip()
+    if ref:
+        url_synced("lesson.model", choices("lesson.model"))  # translated labels: URL codes
+    return ref
+
+
+def model_choice(where) -> str:  # noqa: ANN001 - a container
+    """The model the lesson runs (`calls.model_key`). Once this session opened a model (another
+    page's model box, or `?model=` in a link), a control offers it next to MiniLM."""
+    ref = opened_ref()
+    base = data.model_key(current_language())  # MiniLM, or MiniLM + 中文 for a Chinese lesson
+    if not ref:
+        return base
+    from explorer_core.ui.models.picker import keep_ref_in_url
+
+    names = {data.MINILM: t("lesson.model.minilm") if base == data.MINILM else t("taught.name"),
+             OPENED: t("lesson.model.opened", model=ref)}  # fmt: skip
+    choice = where.segmented_control(
+        t("lesson.model"), choices("lesson.model"), key="lesson.model",
+        format_func=lambda code: names[code],
+    ) or DEFAULTS["lesson.model"]  # fmt: skip
+    keep_ref_in_url(choice)
+    return data.model_key(current_language(), choice, ref)
+
+
+def model_row(text: str, model: str, body):  # noqa: ANN001, ANN201 - a container; (row, sizes, limit)
+    """The sentence's tokens, the texts' fields and the tokens the model reads; one line on the
+    page (and the run stops) when the model is not installed or may not be opened."""
+    try:
+        data.ready(model)
+        return data.tokens(text, model), data.sizes(model), data.position_limit(model)
+    except (ImportError, PretrainedUnavailable):
+        body.warning(t("lesson.no_model"))
+    except data.OPENED_ERRORS as err:
+        body.warning(t("models.refused", reason=refusal(err)))
+    st.stop()
+
+
+def refusal(err: BaseException) -> str:
+    from explorer_core.ui.models.sources import first_line  # torch: an opened model was asked
+
+    return first_line(err)
+
+
 # ---- the frame of every screen: step title, Previous / steps / Next, the screen, the sentences.
 # One fragment: Previous / Next, the step buttons, the layer and head pickers, a clicked cell and
 # the sentences rerun only the lesson, not the app's shell around it.
@@ -66,7 +118,8 @@ def deeper(name: str, where) -> None:  # noqa: ANN001 - a column
 def lesson_page() -> None:
     init(DEFAULTS)  # a fragment rerun: keys of widgets the last run did not draw are gone
     title = st.empty()
-    nav, body, footer = st.container(), st.container(), st.container()
+    chooser, nav, body, footer = st.container(), st.container(), st.container(), st.container()
+    model = model_choice(chooser)
     with footer.expander(t("lesson.sentences"), icon=":material/edit:"):
         text = st.text_input(t("lesson.text"), max_chars=3000, **bound("lesson.text", DEFAULTS))
         other = st.text_input(t("lesson.other"), max_chars=3000, **bound("lesson.other", DEFAULTS))
@@ -85,24 +138,19 @@ def lesson_page() -> None:
     name = core.STEPS[step - 1]
     title.title(t("lesson.progress", step=step, total=TOTAL, name=t(f"lesson.step.{name}")))
     nav.progress(step / TOTAL)
-    link = share_link(LINKED, defaults=DEFAULTS)  # before any st.stop: error views keep a link
+    linked = (*LINKED, MODEL_REF) if data.is_opened(model) else LINKED
+    link = share_link(linked, defaults=DEFAULTS)  # before any st.stop: error views keep a link
 
     if not text.strip():
         body.warning(t("lesson.empty"))
         st.stop()
-    try:
-        data.ready()
-    except (ImportError, PretrainedUnavailable):
-        body.warning(t("lesson.no_model"))
-        st.stop()
-    model = data.model_key(current_language())  # MiniLM + 中文 for a Chinese lesson, once built
-    row, sizes = data.tokens(text, model), data.sizes(model)
-    limit = data.position_limit()
+    row, sizes, limit = model_row(text, model, body)
     if len(row.ids) > limit:
+        too_long = t(variant("lesson.too_long", model), n=len(row.ids), limit=limit, **sizes)
         if step >= core.POSITION_STEP:
-            body.error(t("lesson.too_long", n=len(row.ids), limit=limit))
+            body.error(too_long)
             st.stop()
-        body.warning(t("lesson.too_long", n=len(row.ids), limit=limit))
+        body.warning(too_long)
     left, right = body.columns([2, 3], gap="large")
     left.markdown(t(variant(f"lesson.{name}.body", model), **sizes))
     deeper(name, left)
@@ -113,9 +161,13 @@ def lesson_page() -> None:
     except (ImportError, PretrainedUnavailable):  # the model's weights, read by this screen
         body.warning(t("lesson.no_model"))
         st.stop()
-    share_link(LINKED, link, DEFAULTS)
+    except data.OPENED_ERRORS as err:  # an opened model that could not be opened again
+        body.warning(t("models.refused", reason=refusal(err)))
+        st.stop()
+    share_link(linked, link, DEFAULTS)
 
 
-if current_language() == "zh":
+opened_chosen = bool(opened_ref()) and st.session_state.get("lesson.model") == OPENED
+if current_language() == "zh" and not opened_chosen:
     chinese_notice()  # MiniLM + 中文 not built yet: one line, and a button that builds it
 lesson_page()

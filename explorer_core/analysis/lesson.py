@@ -14,6 +14,7 @@ rewritten.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -166,8 +167,10 @@ class SentenceRun:
     attentions: np.ndarray  # (L, heads, T, T) softmax weights, rows sum to 1 (float32: 512
     # tokens already make 6 × 12 × 512² numbers)
     last_hidden: np.ndarray  # (T, H) the last layer's vector of every token
-    mean: np.ndarray  # (H,) mean pooling over the tokens ([CLS] and [SEP] included, as in ST)
-    vector: np.ndarray  # (H,) mean / |mean|: the sentence vector, length 1
+    mean: np.ndarray  # (H,) mean pooling over the tokens ([CLS] and [SEP] included, as in ST);
+    # an opened model: its own pooling, before Normalize (`analysis.lesson_opened.run_opened`)
+    vector: np.ndarray  # (H,) mean / |mean|: the sentence vector, length 1 (an opened model's
+    # pipeline may not normalise: then its sentence vector, `mean` itself)
 
     @property
     def length(self) -> float:
@@ -181,11 +184,17 @@ def check_length(ids: tuple[int, ...] | list[int], limit: int) -> None:
         raise ValueError(f"{len(ids)} tokens do not fit the model's {limit} positions")
 
 
-def run_sentence(model: BertModel, ids: tuple[int, ...] | list[int]) -> SentenceRun:
+Pooler = Callable[["torch.Tensor", "torch.Tensor"], tuple["torch.Tensor", "torch.Tensor"]]
+
+
+def run_sentence(
+    model: BertModel, ids: tuple[int, ...] | list[int], pool: Pooler | None = None
+) -> SentenceRun:
     """Run the encoder once (eval mode, no gradients) and pool the last layer by the mean.
 
     Sentence-transformers' all-MiniLM-L6-v2 does exactly this: mean over every token of the row
-    (there is no padding in a single sentence), then divide by the length.
+    (there is no padding in a single sentence), then divide by the length. `pool(hidden (1, T, H),
+    mask (1, T))` -> (pooled, sentence vector), each (1, D), replaces it (an opened model's own).
     """
     import torch
     import torch.nn.functional as F
@@ -205,8 +214,12 @@ def run_sentence(model: BertModel, ids: tuple[int, ...] | list[int]) -> Sentence
     finally:
         for module, mode in modes:
             module.training = mode
-    mean = mean_pool(out.last_hidden_state, mask)  # (1, H)
-    unit = F.normalize(mean, p=2, dim=-1)  # (1, H)
+    with torch.no_grad():
+        if pool is None:
+            mean = mean_pool(out.last_hidden_state, mask)  # (1, H)
+            unit = F.normalize(mean, p=2, dim=-1)  # (1, H)
+        else:
+            mean, unit = pool(out.last_hidden_state, mask)  # (1, D) each
     return SentenceRun(
         attentions=torch.stack(out.attentions, dim=1)[0].float().numpy(),  # (L, heads, T, T)
         last_hidden=out.last_hidden_state[0].double().numpy(),

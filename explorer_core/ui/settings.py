@@ -230,6 +230,9 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("lesson.text", text="lesson.default_text"),
         S("lesson.other", text="lesson.default_other"),
         S("lesson.third", text="lesson.default_third"),
+        # MiniLM (or MiniLM + 中文 for a Chinese lesson, ui.lesson.calls.model_key), or the model
+        # this session opened (offered only once one is)
+        S("lesson.model", "minilm", choices=("minilm", OPENED)),
     ),
     "lessons/home.py": {},
 }

@@ -12,6 +12,7 @@ from typing import Any
 
 from explorer_core.analysis.lesson import LessonTokens
 from explorer_core.ui.i18n import CATALOGUE, t
+from explorer_core.ui.lesson.calls import MINILM, is_opened
 
 
 @dataclass(frozen=True)
@@ -22,18 +23,21 @@ class Lesson:
     other: str  # compared with it on the cosine screen
     third: str  # a third sentence for contrast (may be empty)
     row: LessonTokens  # `[CLS] text [SEP]` through the model's WordPiece
-    limit: int  # MiniLM's positions
+    limit: int  # the tokens the model reads (MiniLM's positions)
     source: str  # the caption's "where the numbers come from"
     defaults: Mapping[str, Any]  # the page's DEFAULTS (layer and head pickers are kept in the URL)
     body: Any  # the screen's container, for messages that concern the whole screen
-    model: str = "minilm"  # the model's key (`calls.model_key`): MiniLM or MiniLM + 中文
-    sizes: Mapping[str, int] = field(default_factory=dict)  # the taught texts' {vocab}, {added}
+    model: str = MINILM  # the model's key (`calls.model_key`): MiniLM, MiniLM + 中文 or opened
+    sizes: Mapping[str, Any] = field(default_factory=dict)  # the variants' fields (calls.sizes)
 
 
 def variant(key: str, model: str) -> str:
-    """`key`, or its `<key>.taught` text while the lesson runs MiniLM + 中文 (texts_taught.py)."""
-    taught = f"{key}.taught"
-    return taught if model != "minilm" and taught in CATALOGUE["en"] else key
+    """`key`, or its `<key>.opened` text while the lesson runs an opened model (texts_opened.py),
+    or its `<key>.taught` text while it runs MiniLM + 中文 (texts_taught.py)."""
+    if model == MINILM:
+        return key
+    other = f"{key}.opened" if is_opened(model) else f"{key}.taught"
+    return other if other in CATALOGUE["en"] else key
 
 
 def table(frame, where) -> None:  # noqa: ANN001 - a DataFrame and a column

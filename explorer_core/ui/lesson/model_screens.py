@@ -1,6 +1,6 @@
-"""The seven screens of the guided lesson that run MiniLM: one-hot, vector, + position, attention,
-one layer's steps, pooled vector, cosine (see `screens`, which shows them and holds the first
-four)."""
+"""The seven screens of the guided lesson that run the model (MiniLM, or the opened one): one-hot,
+vector, + position, attention, one layer's steps, pooled vector, cosine (see `screens`, which
+shows them and holds the first four)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from explorer_core.analysis.encoder import update_ratio
 from explorer_core.bert.embeddings import layer_norm_trace
 from explorer_core.files.export import labelled_matrix
 from explorer_core.ui.attention.views import clicked_cell
-from explorer_core.ui.embeddings.calls import pair_components, pick_token
+from explorer_core.ui.embeddings.calls import family_notes, pair_components, pick_token
 from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.lesson import calls as data
-from explorer_core.ui.lesson.frame import Lesson, table
+from explorer_core.ui.lesson.frame import Lesson, table, variant
 from explorer_core.ui.state import bound
 from explorer_core.viz import attention as viz_attn
 from explorer_core.viz import embedding as viz_emb
@@ -38,7 +38,8 @@ def pick(lesson: Lesson, left) -> int:  # noqa: ANN001 - a column
 
 def unknown_note(lesson: Lesson, at: int, left) -> None:  # noqa: ANN001 - a column
     if lesson.row.kinds[at] == "unknown":
-        left.info(t("lesson.unknown_row", covers=lesson.row.covers[at], id=lesson.row.ids[at]))
+        key = variant("lesson.unknown_row", lesson.model)
+        left.info(t(key, covers=lesson.row.covers[at], id=lesson.row.ids[at], **lesson.sizes))
 
 
 def screen_onehot(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - columns
@@ -58,8 +59,9 @@ def screen_onehot(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - column
     )
     table(window.round(4), right)
     lo, hi = int(window["row"].min()), int(window["row"].max())
-    right.caption(t("lesson.onehot.caption", id=token_id, lo=lo, hi=hi, dims=4,
-                    gap=f"{hot.max_gap:g}") + " " + lesson.source)  # fmt: skip
+    caption = t(variant("lesson.onehot.caption", lesson.model), id=token_id, lo=lo, hi=hi,
+                dims=4, gap=f"{hot.max_gap:g}", **lesson.sizes)  # fmt: skip
+    right.caption(caption + " " + lesson.source)
 
 
 def screen_vector(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - columns
@@ -77,8 +79,8 @@ def screen_vector(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - column
     download_csv(lambda v=vector: core.vector_frame(v), f"lesson-embedding-{token_id}",
                  "lesson.csv.vector", left)  # fmt: skip
     norm = float((vector**2).sum() ** 0.5)
-    caption = t("lesson.vector.caption", id=token_id, norm=norm, dims=VECTOR_DIMS,
-                hidden=len(vector))  # fmt: skip
+    caption = t(variant("lesson.vector.caption", lesson.model), id=token_id, norm=norm,
+                dims=VECTOR_DIMS, hidden=len(vector), **lesson.sizes)  # fmt: skip
     right.caption(caption + " " + lesson.source)
 
 
@@ -94,6 +96,9 @@ def screen_position(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - colu
     )  # fmt: skip
     fig.update_traces(textfont_size=CELL_FONT)
     show_chart(fig, "lesson.chart.position", right)
+    if data.is_opened(lesson.model):
+        with left:  # what this family does otherwise: no segments, rotary positions, E -> H
+            family_notes(embeddings.config)
     stages = {stage: parts[stage][0, at] for stage in STAGES}
     download_csv(lambda s=stages: core.stages_frame(s), f"lesson-layer1-input-{at}",
                  "lesson.csv.position", left)  # fmt: skip
@@ -139,7 +144,8 @@ def screen_attention(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - col
                  index=True)  # fmt: skip
     numbers = {"query": lesson.row.tokens[query], "read": lesson.row.tokens[best],
                "weight": float(weights[query, best])}  # fmt: skip
-    caption = t("lesson.attention.caption", layer=layer, head=head, **numbers)
+    text_key = variant("lesson.attention.caption", lesson.model)  # (`key` is the clicked cell's)
+    caption = t(text_key, layer=layer, head=head, **numbers, **lesson.sizes)
     right.caption(caption + " " + t("lesson.attention.click") + " " + lesson.source)
     cell = data.cell(tuple(lesson.row.ids), layer - 1, head - 1, query, key, lesson.model)
     left.markdown(t("attn.cell.formula", **viz_attn.cell_numbers(cell, labels)))
@@ -182,9 +188,11 @@ def pick_cell(chart_key: str, labels: list[str]) -> None:
 def screen_pooled(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - columns
     run = data.sentence_run(lesson.row.ids, lesson.model)
     rows = core.pooling_rows(run, lesson.row.tokens, POOL_DIMS)
-    rows.index = [*rows.index[:-2], t("lesson.pooled.mean"), t("lesson.pooled.unit")]
+    names = [t(variant(f"lesson.pooled.{row}", lesson.model), **lesson.sizes)
+             for row in ("mean", "unit")]  # fmt: skip
+    rows.index = [*rows.index[:-2], *names]
     hidden = run.vector.shape[0]
-    left.metric(t("lesson.pooled.length"), f"{run.length:.3f}")
+    left.metric(t(variant("lesson.pooled.length", lesson.model)), f"{run.length:.3f}")
     fig = viz.pooling_figure(
         rows, title=t("lesson.pooled.title"), x_title=t("lesson.axis.dim"),
         y_title=t("lesson.axis.row"), value_title=t("lesson.axis.value"),
@@ -193,8 +201,8 @@ def screen_pooled(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - column
     show_chart(fig, "lesson.chart.pooled", right)
     download_csv(lambda v=run.vector: core.vector_frame(v), "lesson-sentence-vector",
                  "lesson.csv.pooled", left)  # fmt: skip
-    caption = t("lesson.pooled.caption", n=len(lesson.row.tokens), norm=run.length, hidden=hidden,
-                dims=POOL_DIMS)  # fmt: skip
+    caption = t(variant("lesson.pooled.caption", lesson.model), n=len(lesson.row.tokens),
+                norm=run.length, hidden=hidden, dims=POOL_DIMS, **lesson.sizes)  # fmt: skip
     right.caption(caption + " " + lesson.source)
 
 
@@ -205,7 +213,9 @@ def screen_cosine(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - column
         return
     rows = [data.tokens(s, lesson.model) for s in compared]
     if any(len(r.ids) > lesson.limit for r in rows):
-        lesson.body.error(t("lesson.too_long", n=max(len(r.ids) for r in rows), limit=lesson.limit))
+        longest = max(len(r.ids) for r in rows)
+        lesson.body.error(t(variant("lesson.too_long", lesson.model), n=longest,
+                            limit=lesson.limit, **lesson.sizes))  # fmt: skip
         return
     mine = data.sentence_run(lesson.row.ids, lesson.model).mean
     parts = [core.cosine_parts(mine, data.sentence_run(r.ids, lesson.model).mean) for r in rows]
@@ -227,8 +237,9 @@ def screen_cosine(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - column
         {"sentence": s, **vars(p)} for s, p in zip(compared, parts, strict=True)]}  # fmt: skip
     download_json(record, "lesson-cosine", "lesson.json.cosine", left)
     if any(r.unknown * 3 > r.content for r in (lesson.row, *rows)):
-        right.info(t("lesson.cosine.unknown"))
-    right.caption(t("lesson.cosine.caption") + " " + lesson.source)
+        right.info(t(variant("lesson.cosine.unknown", lesson.model), **lesson.sizes))
+    caption = t(variant("lesson.cosine.caption", lesson.model), **lesson.sizes)
+    right.caption(caption + " " + lesson.source)
 
 
 SCREENS = {

@@ -41,9 +41,10 @@ def screen_tokens(lesson: Lesson, left, right, with_ids: bool = False) -> None: 
         viz.chips_html(lesson.row.tokens, lesson.row.kinds, lesson.row.ids if with_ids else None)
     )
     if not with_ids and lesson.row.unknown:
-        right.info(t("lesson.tokens.unknown", n=lesson.row.unknown, total=len(lesson.row.tokens)))
+        right.info(t(variant("lesson.tokens.unknown", lesson.model), n=lesson.row.unknown,
+                     total=len(lesson.row.tokens), **lesson.sizes))  # fmt: skip
     frame = core.token_frame(lesson.row)
-    frame["kind"] = [t(f"lesson.kind.{kind}") for kind in frame["kind"]]
+    frame["kind"] = [t(variant(f"lesson.kind.{kind}", lesson.model)) for kind in frame["kind"]]
     columns = ["position", "token", "id"] if with_ids else ["position", "token", "covers", "kind"]
     table(frame[columns], right)
     key = variant(f"lesson.{'ids' if with_ids else 'tokens'}.caption", lesson.model)
