@@ -26,6 +26,7 @@ from explorer_core.files import taught_model
 from explorer_core.models.settings import ModelRefused
 from explorer_core.tokenization import Tokenizer
 from explorer_core.ui.i18n import t
+from explorer_core.ui.models.calls import cut_line  # torch-free, like this module
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer, taught, taught_tokenizer
 from explorer_core.ui.settings import OPENED
 
@@ -93,7 +94,7 @@ def opened_sizes(found: OpenedModel) -> dict[str, object]:
         "model": found.label, "family": config.model_type, "layers": config.num_hidden_layers,
         "heads": config.num_attention_heads, "width": config.hidden_size,
         "vocab": config.vocab_size, "vocab_kind": t(f"lesson.vocab_kind.{kind}"),
-        "cut": found.tokenizer_said, "pooling": pipeline.pooling_mode,
+        "cut": cut_line(found.tokenizer), "pooling": pipeline.pooling_mode,
         "normalised": t("lesson.pooled.normalised") if pipeline.normalize else "",
         "chosen": t(f"lesson.pooled.by_{'default' if pipeline.is_default else 'files'}"),
     }  # fmt: skip

@@ -2,8 +2,8 @@
 
 A key `<key>.opened` replaces `<key>` while the lesson runs the opened model (`frame.variant`).
 Their fields (`calls.opened_sizes`): {model} its label, {family}, {layers}, {heads}, {width} (the
-hidden size), {vocab} (vocabulary size), {vocab_kind}, {cut} (which code cut the text, one English
-sentence from the tokenizer), {pooling} (its pipeline's pooling), {chosen} (who chose it) and
+hidden size), {vocab} (vocabulary size), {vocab_kind}, {cut} (which code cut the text, a line
+in the UI's language from `ui.models.calls.cut_line`), {pooling} (its pipeline's pooling), {chosen} (who chose it) and
 {normalised}.
 """
 

@@ -18,6 +18,7 @@ import os
 import streamlit as st
 
 from explorer_core.models import catalog, settings
+from explorer_core.ui.i18n import t
 
 SCAN_SECONDS = 30
 
@@ -74,3 +75,14 @@ def human_count(n: int) -> str:
 def allowed_dirs_text() -> str:
     """The folders a model may come from, for the picker's help."""
     return os.pathsep.join(str(root) for root in settings.allowed_roots())
+
+
+def cut_line(tokenizer: object) -> str:
+    """One line, in the UI language: our code cut the text, and which steps ran in tokenizers."""
+    info = getattr(tokenizer, "file_info", None)
+    if info is None:  # an old folder's vocab.txt: our WordPiece
+        return t("models.cut.vocab_txt")
+    line = t("models.cut.ours", kind=info.kind, steps="; ".join(info.ours))
+    if info.theirs:
+        line += " " + t("models.cut.theirs", steps="; ".join(info.theirs))
+    return line

@@ -118,11 +118,4 @@ def said(where: st.delta_generator.DeltaGenerator) -> None:
         opened = opened_source().opened
     except SourceUnavailable:  # the page says why, below
         return
-    info = getattr(opened.tokenizer, "file_info", None)
-    if info is None:  # an old folder's vocab.txt: our WordPiece
-        where.caption(t("models.cut.vocab_txt"))
-        return
-    line = t("models.cut.ours", kind=info.kind, steps="; ".join(info.ours))
-    if info.theirs:
-        line += " " + t("models.cut.theirs", steps="; ".join(info.theirs))
-    where.caption(line)
+    where.caption(calls.cut_line(opened.tokenizer))
