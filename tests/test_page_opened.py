@@ -146,3 +146,13 @@ def test_a_folder_that_cannot_be_opened_says_why_in_one_line(folders, make, expe
 def test_names_and_paths_that_may_not_be_opened_are_refused(ref):
     at = opened("lessons/encoder.py", ref)
     assert len(at.warning) == 1 and "cannot be opened here" in at.warning[0].value
+
+
+def test_the_token_map_names_byte_level_pieces_by_their_bytes(folders):
+    """RoBERTa's vocabulary strings are GPT-2's byte alphabet ("Ġthe", "æĪ"): the map of the
+    sentence's neighbours shows them decoded (" the", a cut character as ⟨e6 88⟩…)."""
+    at = opened("lessons/embed_tokens.py", str(folders["roberta"]), **{"emb.tokens.k": 30})
+    (pca,) = [f for f in figures(at) if f["layout"]["xaxis"]["title"]["text"].startswith("princ")]
+    labels = [str(x) for trace in pca["data"] for x in trace.get("text") or []]
+    assert len(labels) > 30 and " the" in labels
+    assert not any(c in label for label in labels for c in "ĠĊ"), labels
