@@ -173,3 +173,21 @@ def test_the_page_says_which_code_cut_the_text(folders):
     at = opened("lessons/embed_tokens.py", str(folders["roberta"]), "zh")
     line = next(c.value for c in at.caption if "谁切分了文本" in c.value)
     assert "Hugging Face tokenizers" not in line  # every step of RoBERTa's is ours
+
+
+def test_the_token_map_names_byte_level_pieces_by_their_bytes(folders):
+    """RoBERTa's vocabulary strings are GPT-2's byte alphabet ("Ġthe", "æĪ"): the map of the
+    sentence's neighbours shows them decoded (" the", a cut character as ⟨e6 88⟩…)."""
+    at = opened("lessons/embed_tokens.py", str(folders["roberta"]), **{"emb.tokens.k": 30})
+    (pca,) = [f for f in figures(at) if f["layout"]["xaxis"]["title"]["text"].startswith("princ")]
+    labels = [str(x) for trace in pca["data"] for x in trace.get("text") or []]
+    assert len(labels) > 30 and " the" in labels
+    assert not any(c in label for label in labels for c in "ĠĊ"), labels
+
+
+def test_the_sum_page_draws_roberta_s_markers_as_written(folders):
+    """plotly reads "<s>" as a strike-through tag: the rows' labels come escaped, so the
+    browser draws "0: <s> (A)" rather than a struck-through "(A)" and an empty "</s>" row."""
+    at = opened("lessons/embed_sum.py", str(folders["roberta"]), **{"emb.sum.overview": True})
+    rows = [str(y) for f in figures(at) for trace in f["data"] for y in trace.get("y") or []]
+    assert "0: &lt;s&gt; (A)" in rows and not any("<" in row for row in rows)

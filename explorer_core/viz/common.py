@@ -100,6 +100,20 @@ def signed_bars(values: np.ndarray | Sequence[float], hovertemplate: str) -> lis
     return traces
 
 
+def plain_text(labels: Sequence) -> list:
+    """Labels as plotly must be given them to draw them as written: it reads a few HTML tags in
+    text, so RoBERTa's "<s>" would strike through the rest of its label and "</s>" vanish.
+
+    >>> plain_text(["0: <s> (A)", "R&D", 3])
+    ['0: &lt;s&gt; (A)', 'R&amp;D', 3]
+    """
+    return [
+        x.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") if isinstance(x, str)
+        else x
+        for x in labels
+    ]  # fmt: skip
+
+
 def heatmap(
     z: np.ndarray | Sequence[Sequence[float]],
     *,
@@ -125,8 +139,8 @@ def heatmap(
         zmin, zmax = -bound, bound
     trace = go.Heatmap(
         z=z,
-        x=list(x) if x is not None else None,
-        y=list(y) if y is not None else None,
+        x=plain_text(x) if x is not None else None,
+        y=plain_text(y) if y is not None else None,
         colorscale=DIVERGING if diverging else SEQUENTIAL,
         zmin=zmin,
         zmax=zmax,

@@ -15,7 +15,7 @@ import torch
 
 from explorer_core.analysis.projection import PCA2D
 from explorer_core.bert.embeddings import one_hot_lookup
-from explorer_core.viz.common import heatmap, signed_bars, style
+from explorer_core.viz.common import heatmap, plain_text, signed_bars, style
 
 
 def one_hot_window(
@@ -102,7 +102,7 @@ def _pca_points(
         y=part["y"],
         mode="markers+text",
         name=name,
-        text=part["token"],
+        text=plain_text(part["token"]),
         textposition="top center",
         textfont=dict(size=15 if in_sentence else 12),  # 12 px: still legible on a projector
         customdata=np.stack([part["id"], part["cosine"]], axis=1) if len(part) else None,

@@ -26,6 +26,7 @@ from explorer_core.tokenization import Token, Tokenizer
 from explorer_core.ui import settings
 from explorer_core.ui.i18n import t
 from explorer_core.ui.models import picker
+from explorer_core.ui.models.labels import vocab_labels
 from explorer_core.ui.models.sources import SourceUnavailable as models_unavailable
 from explorer_core.ui.models.sources import opened_source
 from explorer_core.ui.pretrained import minilm_tokenizer, taught
@@ -167,8 +168,9 @@ def pretrained_position_table(length: int) -> torch.Tensor:
 
 
 def id_labels(tokenizer: Tokenizer) -> dict[int, str]:
-    """Id -> vocabulary string, built once per call (the tokenizer's own inverse is not cached)."""
-    return {token_id: text for text, token_id in tokenizer.vocab.items()}
+    """Id -> vocabulary string, built once per call (the tokenizer's own inverse is not cached);
+    a byte-level BPE's entries decoded (" the", not "Ġthe": `ui.models.labels`)."""
+    return vocab_labels(tokenizer)
 
 
 def neighbour_exclusions(labels: dict[int, str], rows: int) -> torch.Tensor:

@@ -76,26 +76,27 @@ def _rotary(config: BertConfig, label: str, length: int) -> None:
     st.markdown(t("emb.pos.model.layers", label=label, dim=config.head_dim,
                   layers=" · ".join(f"{i + 1} {k}" for i, k in enumerate(kinds))))  # fmt: skip
     bases = sorted({config.layer_rope_base(i) for i in range(layers)}, reverse=True)
-    columns = st.columns(len(bases) + (config.local_attention is not None))
-    for column, base in zip(columns, bases, strict=False):
-        decay = pa.rope_offset_curve(config.head_dim, base, length)
-        show_chart(
-            viz.offset_figure(
-                decay, config.max_tokens, title=t("emb.pos.model.decay", base=f"{base:,.0f}"),
-                x_title=t("emb.pos.axis.offset"), y_title=t("emb.pos.axis.score"),
-                score_name=t("emb.pos.decay.score"), bound_name=t("emb.pos.decay.bound"),
-                line_label=t("emb.pos.trained_line", n=config.max_tokens),
-            ),
-            f"emb.pos.model.decay.{int(base)}", column,
-        )  # fmt: skip
+    charts = [
+        (viz.offset_figure(
+            pa.rope_offset_curve(config.head_dim, base, length), config.max_tokens,
+            title=t("emb.pos.model.decay", base=f"{base:,.0f}"),
+            x_title=t("emb.pos.axis.offset"), y_title=t("emb.pos.axis.score"),
+            score_name=t("emb.pos.decay.score"), bound_name=t("emb.pos.decay.bound"),
+            line_label=t("emb.pos.trained_line", n=config.max_tokens),
+        ), f"emb.pos.model.decay.{int(base)}")
+        for base in bases
+    ]  # fmt: skip
     if config.local_attention is not None:
         window = config.local_attention // 2
         shown = min(4 * window + 1, 96)
         allowed = window_keys(shown, window).double()[0]  # (T, T): 1 where the key is seen
-        show_chart(
-            viz.square_figure(allowed, title=t("emb.pos.model.window", w=window),
-                              value_title=t("emb.pos.model.sees"), x_title=t("emb.pos.axis.key"),
-                              y_title=t("emb.pos.axis.query")),
-            "emb.pos.model.window", columns[-1],
-        )  # fmt: skip
+        charts.append((viz.square_figure(
+            allowed, title=t("emb.pos.model.window", w=window), value_title=t("emb.pos.model.sees"),
+            x_title=t("emb.pos.axis.key"), y_title=t("emb.pos.axis.query"),
+        ), "emb.pos.model.window"))  # fmt: skip
+    # two charts a row: three side by side cut the decay chart's legend on a projector
+    for i, (figure, key) in enumerate(charts):
+        if i % 2 == 0:
+            row = st.columns(2)
+        show_chart(figure, key, row[i % 2])
     st.caption(t("emb.pos.model.rotary", label=label, dim=config.head_dim, n=length))

@@ -98,7 +98,7 @@ EN = {
         "adds β. The chart shows the values before (x) and after (y), one dot per dimension: "
         "a straight line would mean γ = 1 and β = 0 everywhere."
     ),
-    "enc.ln.title": "LayerNorm of layer {layer}: before and after, one dot per dimension",
+    "enc.ln.title": "LayerNorm of layer {layer}: before and after",
     "enc.ln.before": "before LayerNorm",
     "enc.ln.after": "after LayerNorm",
     "enc.gelu.head": "The feed-forward network: expand, GELU, restore",

@@ -28,6 +28,7 @@ from explorer_core.models.settings import ModelRefused
 from explorer_core.tokenization import Tokenizer
 from explorer_core.ui import settings
 from explorer_core.ui.i18n import t
+from explorer_core.ui.models.labels import vocab_labels
 from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer, taught
 from explorer_core.ui.state import SHARED_MODEL
 from explorer_core.ui.taught.views import NOT_BUILT
@@ -123,11 +124,15 @@ class Encoded:
 
 
 def token_strings(tokenizer: Tokenizer, ids: list[int]) -> list[str]:
+<<<<<<< HEAD
     """The tokens of a row: a model's own tokenizer names its specials itself (`<s>`, `</s>`);
     the app's own tokenizers get BERT's names for the special ids `BertVocab` gives them."""
     inverse = {i: s for s, i in tokenizer.vocab.items()}
     if own_template(tokenizer):
         return [inverse.get(i, f"#{i}") for i in ids]
+=======
+    inverse = vocab_labels(tokenizer)  # a byte-level BPE's " the", not "Ġthe"
+>>>>>>> browser
     vocab = BertVocab.of(tokenizer)
     names = {vocab.cls_id: "[CLS]", vocab.sep_id: "[SEP]", vocab.pad_id: "[PAD]",
              vocab.mask_id: "[MASK]"}  # fmt: skip
