@@ -124,15 +124,11 @@ class Encoded:
 
 
 def token_strings(tokenizer: Tokenizer, ids: list[int]) -> list[str]:
-<<<<<<< HEAD
     """The tokens of a row: a model's own tokenizer names its specials itself (`<s>`, `</s>`);
     the app's own tokenizers get BERT's names for the special ids `BertVocab` gives them."""
-    inverse = {i: s for s, i in tokenizer.vocab.items()}
+    inverse = vocab_labels(tokenizer)  # a byte-level BPE's " the", not "Ġthe"
     if own_template(tokenizer):
         return [inverse.get(i, f"#{i}") for i in ids]
-=======
-    inverse = vocab_labels(tokenizer)  # a byte-level BPE's " the", not "Ġthe"
->>>>>>> browser
     vocab = BertVocab.of(tokenizer)
     names = {vocab.cls_id: "[CLS]", vocab.sep_id: "[SEP]", vocab.pad_id: "[PAD]",
              vocab.mask_id: "[MASK]"}  # fmt: skip
