@@ -8,10 +8,10 @@ Three tables:
 2. For L = 16, 64, 256: sequential steps (counted from each run) and the longest path, and the
    median time of one forward (batch 1, d = 64): our Python loop of L RNN / LSTM cell steps,
    torch.nn.RNN's C++ loop, and the attention layer (one masked matmul); x = time / attention's.
-3. The recall task (`explorer_core.sequence.recall`, its default config): accuracy at naming the
-   token k steps back, per model and k (chance 0.125).
+3. The recall task (`explorer_core.sequence.recall`, its default config, --recall-steps to train
+   longer): accuracy at naming the token k steps back, per model and k (chance 0.125).
 
-    python bench/sequence_models.py [--seeds 5] [--repeat 21] [--skip-recall]
+    python bench/sequence_models.py [--seeds 5] [--repeat 21] [--skip-recall] [--recall-steps N]
 """
 
 from __future__ import annotations
@@ -104,8 +104,8 @@ def cost_table(repeat: int) -> None:
                   f"{counted.longest_path:>13}{times[name] * 1e3:9.3f}{ratio:8.1f}")  # fmt: skip
 
 
-def recall_report() -> None:
-    config = RecallConfig()
+def recall_report(steps: int | None) -> None:
+    config = RecallConfig() if steps is None else RecallConfig(steps=steps)
     start = time.perf_counter()
     results = recall_table(config)
     seconds = time.perf_counter() - start
@@ -125,13 +125,14 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=21)
     parser.add_argument("--skip-recall", action="store_true")
+    parser.add_argument("--recall-steps", type=int, help="Adam steps (default: RecallConfig's)")
     args = parser.parse_args()
     runtime.configure()
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s)\n")
     gradient_table(args.seeds)
     cost_table(args.repeat)
     if not args.skip_recall:
-        recall_report()
+        recall_report(args.recall_steps)
 
 
 if __name__ == "__main__":
