@@ -221,6 +221,17 @@ def test_a_tiny_recall_run_is_seeded_and_reports_every_pair():
     assert [(r.model, r.k) for r in first] == [(m, k) for m in config.models for k in (2, 3)]
     assert [r.accuracy for r in first] == [r.accuracy for r in again]
     assert all(0 <= r.accuracy <= 1 and r.chance == 1 / 8 for r in first)
+    assert all(len(r.losses) == 3 and r.final_loss == r.losses[-1] for r in first)
+
+
+def test_recall_trains_our_own_loop_too_and_the_window_model_is_at_chance_beyond_its_window():
+    """fused=False trains our Python-loop cells; the n-gram window (n = 2: one token of context)
+    has nothing to go on at k = 3, so it cannot beat chance by much on 8 symbols."""
+    config = RecallConfig(distances=(3,), models=("rnn", "ngram"), steps=40, batch_size=8,
+                          targets=4, eval_sentences=64, ngram_n=2, fused=False)  # fmt: skip
+    rnn, ngram = recall_table(config)
+    assert len(rnn.losses) == 40 and rnn.final_loss < rnn.losses[0]
+    assert ngram.accuracy < 0.25
 
 
 @pytest.mark.parametrize(
