@@ -6,7 +6,7 @@ Nothing about the symbols helps: the only way is to keep token t - k around for 
 to have it inside the window (the n-gram model: k <= n - 1, else chance), or to look it up
 (attention, which needs positions to know where "k back" is; causal, like the others).
 Each (model, k) pair is trained from scratch for `steps` Adam steps, then scored on fresh
-sentences; chance is 1 / vocab_size. The default run (25 trainings) took 82 s on one thread of a
+sentences; chance is 1 / vocab_size. The default run (25 trainings) took 72-82 s on one thread of a
 busy shared 2-core machine; one (model, k) pair takes a few seconds.
 """
 
