@@ -43,6 +43,7 @@ LAYERS = (
     ("runtime", "tokenization"),
     ("bert",),
     ("inputs",),
+    ("sequence",),
     ("models",),
     ("training",),
     ("analysis",),

@@ -21,7 +21,9 @@ import sys
 from collections.abc import Sequence
 
 # every module of this package except __init__; a test checks none is missing
-COMMANDS: tuple[str, ...] = ("tokenizer", "train", "embed", "experiment", "inspect")
+COMMANDS: tuple[str, ...] = (
+    "tokenizer", "train", "embed", "experiment", "inspect", "sequence_models",
+)  # fmt: skip
 
 
 class OneLineParser(argparse.ArgumentParser):
