@@ -109,9 +109,10 @@ def test_inside_the_encoder_marks_local_layers_and_lists_the_families(folders):
     at = opened("lessons/encoder.py", HUB_NAME, **{"enc.layer": 2})
     assert any("local" in i.value and "±2" in i.value for i in at.info)
     at = opened("lessons/encoder.py", HUB_NAME, "zh", **{"enc.view": "families"})
-    table = at.dataframe[0].value
-    assert {str(folders[f]) for f in FAMILIES} <= set(table.iloc[:, 0])
-    assert HUB_NAME in set(table.iloc[:, 0])
+    table = at.dataframe[0].value  # a column per model, a row per switch
+    assert {folders[f].name for f in FAMILIES} | {HUB_NAME} <= set(table.columns)
+    assert table.loc["家族", HUB_NAME] == "modernbert" and table.loc["窗口", HUB_NAME] != "—"
+    assert table.loc["嵌入 E → H", folders["albert"].name] == "16 → 32"
 
 
 def test_similarity_shows_the_model_pooled_as_its_authors_do(folders):

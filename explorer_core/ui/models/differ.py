@@ -52,8 +52,29 @@ def rows() -> list[EncoderRow]:
         pass
     if (taught := built_folder()) is not None:  # its transformers folder (hf/), if exported
         found.append(("MiniLM + 中文", taught / "hf" if (taught / "hf").is_dir() else taught))
-    found += [(entry.reference, entry.folder) for entry in calls.catalog_entries()]
+    found += [(short_name(entry.reference), entry.folder) for entry in calls.catalog_entries()]
     return [row for name, folder in found if (row := _row(name, folder)) is not None]
+
+
+def short_name(reference: str) -> str:
+    """A Hub name as it is; a folder by its own name (the path is in the model box).
+
+    >>> short_name("BAAI/bge-small-zh-v1.5"), short_name("/srv/models/our-encoder")
+    ('BAAI/bge-small-zh-v1.5', 'our-encoder')
+    """
+    return Path(reference).name if reference.startswith("/") else reference
+
+
+def side_by_side(table: pd.DataFrame) -> pd.DataFrame:
+    """The table turned so that each model is a column and each switch a row: a few models fit
+    a projector's width, where seventeen columns of switches did not."""
+    names, seen = [], {}
+    for name in table.iloc[:, 0]:
+        seen[name] = seen.get(name, 0) + 1
+        names.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    turned = table.iloc[:, 1:].astype(str).T
+    turned.columns = names
+    return turned
 
 
 def _positions(row: EncoderRow) -> str:
@@ -106,7 +127,8 @@ def differ_view() -> None:
         st.warning(t("models.none_here", dirs=calls.allowed_dirs_text()))
         return
     table = frame(found)
-    st.dataframe(table, hide_index=True, height=min(460, 35 * len(table) + 38))
+    turned = side_by_side(table)
+    st.dataframe(turned, height=35 * len(turned) + 38)
     download_csv(table, "how-encoders-differ", "differ.dl", label=t("differ.dl"))
     st.caption(t("differ.caption", n=len(found)))
     st.markdown("\n".join(f"- **{t(f'differ.col.{name}')}**: {t(f'differ.what.{name}')}"
