@@ -154,9 +154,13 @@ class EncoderRow:
     vocab_kind: str
     vocab_size: int
     parameters: dict[str, int]  # by part (PARTS)
-    pooling: str  # e.g. "mean, normalised"; "" when unknown
+    pooling: str  # e.g. "mean", "cls", "cls+mean"
+    pooling_default: bool = False  # no sentence-transformers files said it: our default (mean)
+    normalised: bool = False  # the vectors are divided by their length
 
 
-def encoder_row(name: str, config: BertConfig, vocab: str, pooling: str) -> EncoderRow:
+def encoder_row(
+    name: str, config: BertConfig, vocab: str, pooling: str, default: bool, normalised: bool
+) -> EncoderRow:
     return EncoderRow(name, switches(config), vocab, config.vocab_size, parameter_split(config),
-                      pooling)  # fmt: skip
+                      pooling, default, normalised)  # fmt: skip

@@ -23,18 +23,14 @@ from explorer_core.ui.models import calls
 SWITCHES = ("positions", "segments", "embedding", "norm", "ffn", "sharing", "window", "pooling")
 
 
-def _pooling(folder: Path) -> str:
+def _row(name: str, folder: Path) -> EncoderRow | None:
     from explorer_core.models.pipeline import read_pipeline
 
-    pipeline = read_pipeline(folder)
-    mode = "mean (default)" if pipeline.is_default else pipeline.pooling_mode
-    return mode + (", normalised" if pipeline.normalize else "")
-
-
-def _row(name: str, folder: Path) -> EncoderRow | None:
     try:
         config = config_from_transformers(json.loads((folder / "config.json").read_text("utf-8")))
-        return encoder_row(name, config, vocab_kind(folder), _pooling(folder))
+        pipe = read_pipeline(folder)
+        return encoder_row(name, config, vocab_kind(folder), pipe.pooling_mode, pipe.is_default,
+                           pipe.normalize)  # fmt: skip
     except (OSError, ValueError, TypeError, KeyError):  # unreadable or unsupported: not listed
         return None
 
@@ -72,9 +68,15 @@ def side_by_side(table: pd.DataFrame) -> pd.DataFrame:
     for name in table.iloc[:, 0]:
         seen[name] = seen.get(name, 0) + 1
         names.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
-    turned = table.iloc[:, 1:].astype(str).T
+    readable = table.iloc[:, 1:].map(lambda v: f"{v:,}" if isinstance(v, int) else str(v))
+    turned = readable.T  # 11,918,592 rather than 11918592 (the CSV keeps the numbers)
     turned.columns = names
     return turned
+
+
+def _pooling(row: EncoderRow) -> str:
+    text = t("differ.pool.default", mode=row.pooling) if row.pooling_default else row.pooling
+    return text + (t("differ.pool.normalised") if row.normalised else "")
 
 
 def _positions(row: EncoderRow) -> str:
@@ -114,7 +116,7 @@ def frame(found: list[EncoderRow]) -> pd.DataFrame:
             t("differ.col.p_attn"): parts["attention"],
             t("differ.col.p_ffn"): parts["feed_forward"],
             t("differ.col.p_other"): parts["other"],
-            t("differ.col.pooling"): row.pooling,
+            t("differ.col.pooling"): _pooling(row),
         })  # fmt: skip
     return pd.DataFrame.from_records(records)
 

@@ -51,6 +51,8 @@ EN = {
     "differ.pos.offset": "learned table ({n}), from id {offset}",
     "differ.pos.rotary": "rotary (RoPE), base {bases}",
     "differ.dl": "Download the table (CSV)",
+    "differ.pool.default": "{mode} (no files: our default)",
+    "differ.pool.normalised": ", normalised",
     "differ.caption": (
         "{n} models, read from their config.json and tokenizer files (no weights loaded). "
         "Parameters are those of this app's encoder built with each model's switches, counted "
@@ -138,6 +140,8 @@ ZH = {
     "differ.pos.offset": "学习得到的位置表（{n}），从编号 {offset} 开始",
     "differ.pos.rotary": "旋转位置编码（RoPE），底数 {bases}",
     "differ.dl": "下载表格（CSV）",
+    "differ.pool.default": "{mode}（没有相关文件：本应用的默认）",
+    "differ.pool.normalised": "，归一化",
     "differ.caption": (
         "共 {n} 个模型，读取自它们的 config.json 和分词器文件（没有加载权重）。参数是本应用的编码器按每个"
         "模型的开关搭建后按部分统计的数目；共享的层只算一次。池化方式来自 sentence-transformers 文件。"
