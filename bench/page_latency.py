@@ -38,6 +38,17 @@ changes, page switches). A last table prints every figure as a multiple of the f
 page-switch p95: how far each page is from what Streamlit costs on this machine, now.
 
     python bench/page_latency.py [--reps 10] [--quick] [--pages attention,lesson] [--json PATH]
+    python bench/page_latency.py --opened bert[,modernbert] [--reps 10] [--rounds 2]
+
+`--opened` (issue 35) measures only a model opened from this machine, of full size: it builds a
+BERT-base-sized model with random weights (bench/big_models.py; ModernBERT-base's sizes too if
+named) in a temporary folder, serves the app with EXPLORER_MODEL_DIRS set to that folder, and in
+one run times the first paint of `/attention?attn.source=opened&model=<folder>` cold (the server
+never loaded it) and warm (a second tab), each after the same first paint on MiniLM; reads the
+server's RSS before and after the open and the model's bytes as the server counts them; then the
+server time of the Attention (head, layer, view) and Inside the encoder (token, layer, view)
+switches on that model and on MiniLM, in `--rounds` interleaved rounds, printed as ratios to
+MiniLM's (the issue's target: p95 at most 1.5x).
 
 `--quick` (under 5 minutes): one cold start, the main change of each page (10 repetitions), and
 page switches pooled over all pages (two rounds through the navigation, >= 10 switches).
@@ -249,14 +260,14 @@ class Server:
     """`streamlit run app.py` as the README says, on `port`; `started` is the monotonic start.
     `app`: another app to serve the same way (the floor, bench/floor_app.py)."""
 
-    def __init__(self, port: int, app: Path = ROOT / "app.py") -> None:
+    def __init__(self, port: int, app: Path = ROOT / "app.py", env: dict | None = None) -> None:
         self.url = f"http://127.0.0.1:{port}"
         self.log = tempfile.TemporaryFile()
         self.trace = Path(tempfile.mkstemp(prefix="page-latency-", suffix=".trace")[1])
         hooks = str(ROOT / "bench" / "server_trace")  # its sitecustomize: the server-side clock
         path = os.pathsep.join(p for p in (hooks, os.environ.get("PYTHONPATH", "")) if p)
         env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": path,
-               "EXPLORER_BENCH_TRACE": str(self.trace)}  # fmt: skip
+               "EXPLORER_BENCH_TRACE": str(self.trace), **(env or {})}  # fmt: skip
         self.started = time.monotonic()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", app.name, "--server.headless", "true",
@@ -520,12 +531,19 @@ PLOTLY_LOADED = """() => performance.getEntriesByType('resource')
     .some((entry) => entry.name.includes('/PlotlyChart.'))"""
 
 
-def warm_page(tab: Tab, spec: Page, reps: int, quick: bool) -> dict[str, dict]:
-    """Every change of one page, `reps` times each (alternating between its two values)."""
-    tab.nav(spec.path) if spec.path else tab.goto("")
+def warm_page(
+    tab: Tab, spec: Page, reps: int, quick: bool, query: str = "", only: tuple[str, ...] = ()
+) -> dict[str, dict]:
+    """Every change of one page, `reps` times each (alternating between its two values).
+    `query`: open the page by its URL with this query string (a new session) instead of the
+    sidebar; `only`: measure just the changes of these names."""
+    if query:
+        tab.goto(f"{spec.path}?{query}")
+    else:
+        tab.nav(spec.path) if spec.path else tab.goto("")
     rows: dict[str, dict] = {}
     for change in spec.changes:
-        if quick and not change.main:
+        if (quick and not change.main) or (only and change.name not in only):
             continue
         for kind, key, value in change.prepare:
             quietly(tab, kind, key, value)
@@ -672,6 +690,193 @@ def report_ratios(result: dict) -> None:
               f"{ratio(cold, unit, 'p50')}")  # fmt: skip
 
 
+# ---- --opened: a base-sized model opened from this machine, against MiniLM -------------------
+
+OPENED_CHANGES = {"attention": ("head", "layer", "view"),
+                  "inside-the-encoder": ("token", "layer", "view")}  # fmt: skip
+SOURCE_KEYS = {"attention": "attn.source", "inside-the-encoder": "enc.source"}
+OPENED = "opened"  # the source's code (explorer_core/ui/settings.py: OPENED)
+OPENED_TARGET = 1.5  # the issue's: a switch with the big model at most 1.5x MiniLM's (p95)
+
+
+def rss_mb(pid: int) -> float:
+    """The process's resident memory (MB, 10**6 bytes) from /proc (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024 / 1e6
+    return float("nan")
+
+
+def server_sizes(server: Server) -> dict[str, int]:
+    """The opened models' bytes as the server last logged them (bench/server_trace)."""
+    sizes: dict[str, int] = {}
+    for line in server.trace.read_text(encoding="utf-8").splitlines():
+        if line.split(" ", 2)[1:2] == ["sizes"]:
+            sizes = json.loads(line.split(" ", 2)[2])
+    return sizes
+
+
+def model_query(path: str, source: str, ref: str | None) -> str:
+    """`attn.source=opened&model=<folder>`: a link that opens the page on that model."""
+    from urllib.parse import quote
+
+    query = f"{SOURCE_KEYS[path]}={source}"
+    return query + (f"&model={quote(ref, safe='')}" if ref else "")
+
+
+def opened_switches(tab: Tab, source: str, ref: str | None, reps: int) -> dict[str, dict]:
+    """The view switches of Attention and Inside the encoder on one model (server ms)."""
+    rows = {}
+    for spec in PAGES:
+        if spec.path in OPENED_CHANGES:
+            print(f"  /{spec.path} on {ref or source} ...", file=sys.stderr)
+            query = model_query(spec.path, source, ref)
+            rows[spec.path] = warm_page(tab, spec, reps, False, query, OPENED_CHANGES[spec.path])
+    return rows
+
+
+def shows(tab: Tab, name: str) -> bool:
+    """Whether the page names the model (its caption), i.e. it opened rather than refused."""
+    return tab.page.get_by_text(name, exact=False).count() > 0
+
+
+def first_paint(tab: Tab, path: str) -> tuple[float | None, float]:
+    """Open `path` in `tab` by its URL (a new session): (server ms of its first run, painted ms)."""
+    since = time.monotonic()
+    tab.page.goto(f"{tab.base}/{path}")
+    return tab.settle(since)
+
+
+def open_one(context, tab: Tab, folder: Path, params: int) -> dict:  # noqa: ANN001
+    """First paint of Attention on `folder`, cold (this server never loaded it) in `tab`, then
+    warm in a second tab, each after the same first paint on MiniLM (the reference); the
+    server's RSS before and after, and the bytes the server counts for the model."""
+    server, query = tab.server, model_query("attention", OPENED, str(folder))
+    minilm = f"attention?{model_query('attention', 'pretrained', None)}"
+    out: dict = {"params": params, "param_bytes": 4 * params}
+    out["minilm_cold"] = first_paint(tab, minilm)  # a new session; MiniLM loaded long ago
+    out["rss_before"] = rss_mb(server.proc.pid)
+    out["cold"] = first_paint(tab, f"attention?{query}")
+    out["rss_after"] = rss_mb(server.proc.pid)
+    if not shows(tab, folder.name):
+        tab.errors.append(f"attention did not show {folder.name} (cold)")
+    second = Tab(context.new_page(), server)
+    try:
+        # subtle: a new tab's first page also pays for the tab itself (the app's code parsed,
+        # its websocket opened): untimed once, or the first of the two timed paints carries it
+        first_paint(second, minilm)
+        out["minilm_warm"] = first_paint(second, minilm)
+        out["warm"] = first_paint(second, f"attention?{query}")
+        if not shows(second, folder.name):
+            tab.errors.append(f"attention did not show {folder.name} (warm)")
+    finally:
+        second.page.close()
+    tab.errors += second.errors
+    out["rss_settled"] = rss_mb(server.proc.pid)
+    sizes = server_sizes(server)
+    out["server_bytes"] = next((b for key, b in sizes.items() if folder.name in key), None)
+    return out
+
+
+def opened_walk(playwright, port: int, families: list[str], args: argparse.Namespace) -> dict:  # noqa: ANN001
+    """One server (EXPLORER_MODEL_DIRS: a temporary folder holding the base-sized models): each
+    model opened (cold, then warm in a second tab), then `args.rounds` rounds of the switches,
+    MiniLM's first and then each model's, so a drift of the machine's load falls on both."""
+    from bench.big_models import big_model
+
+    result: dict = {"load_start": load(), "reps": args.reps, "rounds": args.rounds,
+                    "families": families, "models": {}, "minilm": [], "errors": []}  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="explorer-models-") as models, \
+            tempfile.TemporaryDirectory() as profile:  # fmt: skip
+        built = {}
+        for family in families:
+            print(f"building a {family}-base-sized model ...", file=sys.stderr)
+            built[family] = big_model(family, Path(models) / f"{family}-base-random")
+        context = launch(playwright, profile)
+        # subtle: the background build of MiniLM + 中文 (ui/taught/autobuild) trains in the
+        # server's interpreter on an install where it is not built yet: off, or it is measured
+        env = {"EXPLORER_MODEL_DIRS": models, "EXPLORER_TAUGHT": "off"}
+        server = Server(port, env=env)
+        try:
+            server.wait_healthy()
+            tab = Tab(context.new_page(), server)
+            tab.goto("")
+            wait_warm(tab, WARM_AFTER)
+            result["rss_warm"] = rss_mb(server.proc.pid)
+            for family, (folder, params) in built.items():
+                print(f"{family}: open ...", file=sys.stderr)
+                result["models"][family] = open_one(context, tab, folder, params)
+                result["models"][family]["switches"] = []
+            for rnd in range(args.rounds):
+                print(f"round {rnd + 1}: MiniLM ...", file=sys.stderr)
+                result["minilm"].append(opened_switches(tab, "pretrained", None, args.reps))
+                for family, (folder, _) in built.items():
+                    passes = result["models"][family]["switches"]
+                    passes.append(opened_switches(tab, OPENED, str(folder), args.reps))
+            result["rss_end"] = rss_mb(server.proc.pid)
+            result["errors"] = tab.errors
+        finally:
+            server.stop()
+            context.close()
+    result["load_end"] = load()
+    return result
+
+
+def pooled(runs: list[dict], path: str, name: str) -> list[float]:
+    return [ms for run in runs for ms in run.get(path, {}).get(name, {}).get("server", [])]
+
+
+def report_opened(result: dict) -> None:
+    print(f"\nload average at start: {result['load_start']}, at end: {result['load_end']}")
+    print(f"server ms (bench/server_trace: rerun asked -> script_finished), p50 / p95 over"
+          f" {result['rounds']} rounds x {result['reps']} switches, MiniLM's and each model's"
+          f" rounds interleaved; per round: each round's p95; ratio = big / MiniLM;"
+          f" * = p95 ratio above {OPENED_TARGET}\n")  # fmt: skip
+    for family, opened in result["models"].items():
+        print(f"== {family}-base-sized ({opened['params'] / 1e6:.1f} M parameters, random) against"
+              " all-MiniLM-L6-v2, same server, same run")  # fmt: skip
+        print(f"   {'page':<20} {'change':<7} {'MiniLM p50':>10} {'p95':>6} {'per round':>10}"
+              f" {family + ' p50':>14} {'p95':>6} {'per round':>10} {'ratio p50':>9}"
+              f" {'p95':>6}")  # fmt: skip
+        for path, names in OPENED_CHANGES.items():
+            for name in names:
+                cells = []
+                for runs in (result["minilm"], opened["switches"]):
+                    rounds = [summary(pooled([run], path, name)) for run in runs]
+                    each = "/".join(f"{r['p95']:.0f}" if r else "-" for r in rounds)
+                    cells.append((summary(pooled(runs, path, name)), each))
+                (ref, ref_each), (big, big_each) = cells
+                if not ref or not big:
+                    print(f"   /{path:<19} {name:<7} (no samples)")
+                    continue
+                mark = " *" if big["p95"] / ref["p95"] > OPENED_TARGET else ""
+                print(f"   /{path:<19} {name:<7} {ref['p50']:10.0f} {ref['p95']:6.0f}"
+                      f" {ref_each:>10} {big['p50']:14.0f} {big['p95']:6.0f} {big_each:>10}"
+                      f" {big['p50'] / ref['p50']:9.2f} {big['p95'] / ref['p95']:6.2f}"
+                      f"{mark}")  # fmt: skip
+        print(
+            "   first paint of /attention?attn.source=opened&model=<folder>, a new session"
+            " (server ms of its first run / painted ms), after the same on MiniLM:"
+        )
+        for when, label in (("cold", "cold: this server's first open"),
+                            ("warm", "warm: a second tab, loaded")):  # fmt: skip
+            (server, painted), (m_server, m_painted) = opened[when], opened[f"minilm_{when}"]
+            print(f"     {label:<32} {family}: {server or float('nan'):6.0f} / {painted:6.0f}"
+                  f"   MiniLM: {m_server or float('nan'):6.0f} / {m_painted:6.0f}"
+                  f"   ratio painted {painted / m_painted:5.2f}")  # fmt: skip
+        counted = opened["server_bytes"] / 1e6 if opened["server_bytes"] else float("nan")
+        grown = opened["rss_after"] - opened["rss_before"]
+        print(f"   memory: server RSS {opened['rss_before']:.0f} MB before the open,"
+              f" {opened['rss_after']:.0f} MB after (+{grown:.0f}),"
+              f" {opened['rss_settled']:.0f} MB after the warm tab; parameter bytes"
+              f" {opened['param_bytes'] / 1e6:.0f} MB (4 x parameters), the server's"
+              f" memory().sizes(): {counted:.0f} MB\n")  # fmt: skip
+    print(f"server RSS once warm (MiniLM loaded, nothing opened): {result['rss_warm']:.0f} MB;"
+          f" at the end: {result.get('rss_end', float('nan')):.0f} MB")  # fmt: skip
+    if result["errors"]:
+        print(f"\nexceptions or refusals: {result['errors'][:5]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, default=10)
@@ -687,7 +892,24 @@ def main() -> None:
     parser.add_argument("--pages", default="", help="comma-separated url paths (home: 'home')")
     parser.add_argument("--port", type=int, default=None)
     parser.add_argument("--json", type=Path, default=ROOT / "artifacts" / "page_latency.json")
+    parser.add_argument(
+        "--opened", default="",
+        help="only the opened-model mode: comma-separated families of base size (bert, modernbert)",
+    )  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=2, help="--opened: rounds of switches")
     args = parser.parse_args()
+    if args.opened:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            families = [f.strip() for f in args.opened.split(",") if f.strip()]
+            result = opened_walk(p, free_port(args.port), families, args)
+        path = args.json.with_name(args.json.stem + "_opened.json")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(result, indent=1))
+        report_opened(result)
+        print(f"\nall samples: {path}")
+        return
     if args.drop_caches and not os.access(DROP_CACHES, os.W_OK):
         raise SystemExit(f"--drop-caches: {DROP_CACHES} is not writable (run as root)")
     wanted = {p.strip() for p in args.pages.split(",") if p.strip()}

@@ -151,6 +151,23 @@ def test_cell_arithmetic_reproduces_the_models_weight(position):
         assert (cell.relative != 0.0) == (position == "relative")
 
 
+@pytest.mark.parametrize("causal", [False, True])
+def test_cell_from_states_equals_explain_cell(causal):
+    """The Attention page's cells come from one run's hidden states: the same numbers, exactly."""
+    model = BertModel(tiny(), seed=3).eval()
+    ids = torch.randint(1, 99, (1, T), generator=torch.Generator().manual_seed(4))
+    keep = torch.tensor([[1, 1, 1, 1, 1, 1, 0]])
+    with torch.no_grad():
+        states = model(ids, keep, output_hidden_states=True, causal=causal).hidden_states
+    for layer, head, query, key in [(0, 1, 0, 3), (1, 3, 5, 2), (1, 0, 6, 6)]:
+        cell = dict(layer=layer, head=head, query=query, key=key)
+        assert model.cell_from_states(states, attention_mask=keep, causal=causal, **cell) == (
+            model.explain_cell(ids, attention_mask=keep, causal=causal, **cell)
+        )
+    with pytest.raises(ValueError, match="layer must be"):
+        model.cell_from_states(states, layer=2, head=0, query=0, key=0)
+
+
 def test_cell_arithmetic_rejects_cells_outside_the_input():
     attn = seeded_attention(tiny())
     with pytest.raises(ValueError, match="no cell"):

@@ -4,16 +4,32 @@ The benchmark puts this folder first on the server's PYTHONPATH and names a file
 `EXPLORER_BENCH_TRACE`; Python imports `sitecustomize` at start-up, and this one wraps two methods
 of Streamlit's `AppSession` to append one line per event to that file: `<time.monotonic()> rerun`
 when a `rerun_script` message is handled, `<time.monotonic()> finished <status>` when the run's
-`script_finished` message is queued for the browser. The monotonic clock is the benchmark's too.
+`script_finished` message is queued for the browser, and `<time> sizes {json}` after a run when
+the opened models' bytes (`explorer_core.ui.models.sources.memory().sizes()`) changed. The
+monotonic clock is the benchmark's too.
 Without the variable it does nothing; the app never imports it.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 import time
 
 PATH = os.environ.get("EXPLORER_BENCH_TRACE")
+
+
+def _model_sizes() -> str | None:
+    """The opened models' bytes as the server keeps them (`ui.models.sources.memory().sizes()`,
+    the health figures), once the app has imported that module; None before."""
+    sources = sys.modules.get("explorer_core.ui.models.sources")
+    if sources is None:
+        return None
+    try:
+        return json.dumps(sources.memory().sizes(), separators=(",", ":"))
+    except Exception:  # noqa: BLE001 - a clock, not a check: the benchmark then computes them
+        return None
 
 
 def _install(path: str) -> None:
@@ -28,9 +44,15 @@ def _install(path: str) -> None:
             log.write(f"{time.monotonic():.6f} rerun\n")
         return handle(self, msg)
 
+    last_sizes = [None]
+
     def enqueue_forward_msg(self, msg):  # noqa: ANN001, ANN202
         if msg.WhichOneof("type") == "script_finished":
             log.write(f"{time.monotonic():.6f} finished {msg.script_finished}\n")
+            sizes = _model_sizes()
+            if sizes is not None and sizes != last_sizes[0]:
+                last_sizes[0] = sizes
+                log.write(f"{time.monotonic():.6f} sizes {sizes}\n")
         return enqueue(self, msg)
 
     app_session.AppSession.handle_backmsg = handle_backmsg

@@ -216,23 +216,47 @@ class BertModel(nn.Module):
         causal: bool = False,
     ) -> CellArithmetic:
         """The arithmetic behind one weight of the first sentence in the batch (see attention)."""
-        if not 0 <= layer < self.config.num_hidden_layers:
-            raise ValueError(f"layer must be 0 .. {self.config.num_hidden_layers - 1}, got {layer}")
+        self._check_layer(layer)
         ids = input_ids[:1]
         mask_row = attention_mask[:1] if attention_mask is not None else None
         out = self(ids, mask_row, token_type_ids[:1] if token_type_ids is not None else None,
                    output_hidden_states=True, causal=causal)  # fmt: skip
+        return self.cell_from_states(out.hidden_states, layer=layer, head=head, query=query,
+                                     key=key, attention_mask=mask_row, causal=causal)  # fmt: skip
+
+    @torch.no_grad()
+    def cell_from_states(
+        self,
+        hidden_states: tuple[Tensor, ...],
+        *,
+        layer: int,
+        head: int,
+        query: int,
+        key: int,
+        attention_mask: Tensor | None = None,
+        causal: bool = False,
+    ) -> CellArithmetic:
+        """`explain_cell` from a run's `hidden_states` (`output_hidden_states=True`, its first
+        sentence): one layer's arithmetic and no forward pass, so every other cell of the same
+        sentence costs one layer, not the whole model (12 layers of 768 on a BERT-base)."""
+        self._check_layer(layer)
+        hidden = hidden_states[layer][:1]  # (1, T, H): the layer's input (layer < L: no final LN)
+        width = hidden.shape[1]
+        mask_row = attention_mask[:1] if attention_mask is not None else None
         attention = self.encoder.layer[layer].attention
-        hidden = out.hidden_states[layer]  # the layer's input (layer < L, so never the final LN)
-        allowed = allowed_keys(mask_row, ids.shape[1], causal=causal)
+        allowed = allowed_keys(mask_row, width, causal=causal)
         return cell_arithmetic(
             attention.self,
             attention.attention_input(hidden),
-            layer_mask(allowed, ids.shape[1], attention.self.window, hidden.dtype),
+            layer_mask(allowed, width, attention.self.window, hidden.dtype),
             head=head,
             query=query,
             key=key,
         )
+
+    def _check_layer(self, layer: int) -> None:
+        if not 0 <= layer < self.config.num_hidden_layers:
+            raise ValueError(f"layer must be 0 .. {self.config.num_hidden_layers - 1}, got {layer}")
 
     @classmethod
     def from_transformers(cls, source: str | os.PathLike | nn.Module) -> BertModel:

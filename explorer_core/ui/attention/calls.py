@@ -67,11 +67,25 @@ def _explain(
     model_key: str, _model: BertModel, ids: tuple, types: tuple, mask: tuple, causal: bool,
     *, layer: int, head: int, query: int, key: int,
 ) -> CellArithmetic:  # fmt: skip
-    return _model.explain_cell(
-        torch.tensor([ids]), layer=layer, head=head, query=query, key=key,
+    states = _layer_inputs(model_key, _model, ids, types, mask, causal)
+    return _model.cell_from_states(
+        states, layer=layer, head=head, query=query, key=key,
         attention_mask=torch.tensor([mask]), causal=causal,
-        token_type_ids=torch.tensor([types]) if _model.config.type_vocab_size else None,
     )  # fmt: skip
+
+
+# subtle: one forward pass per sentence, not per cell: a new head or layer then costs one layer's
+# arithmetic (a full pass per cell was ~6x MiniLM's on a BERT-base-sized model, bench/page_latency)
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _layer_inputs(
+    model_key: str, _model: BertModel, ids: tuple, types: tuple, mask: tuple, causal: bool
+) -> tuple[torch.Tensor, ...]:
+    """Every layer's input for one sentence (`hidden_states`, (1, T, H) each; read-only)."""
+    segments = torch.tensor([types]) if _model.config.type_vocab_size else None  # ModernBERT: none
+    with torch.no_grad():
+        out = _model(torch.tensor([ids]), torch.tensor([mask]), segments,
+                     output_hidden_states=True, causal=causal)  # fmt: skip
+    return out.hidden_states
 
 
 # ---- BERT inputs page ----------------------------------------------------------------------
