@@ -344,10 +344,11 @@ def _default_runs() -> None:
     from explorer_core.ui.attention import calls as attention
     from explorer_core.ui.i18n import CATALOGUE, DEFAULT_LANGUAGE
     from explorer_core.ui.lesson import calls as lesson
+    from explorer_core.ui.models import sources
 
-    source = attention.model_source("pretrained")
-    enc = attention.encode(source.tokenizer, [attention.DEFAULT_TEXT])
-    attention.run_attention(source.key, source.model, *attention.batch_key(enc), False)
+    source = sources.model_source("pretrained")
+    enc = sources.encode(source.tokenizer, [attention.DEFAULT_TEXT])
+    attention.run_attention(source.key, source.model, *sources.batch_key(enc), False)
     row = lesson.tokens(CATALOGUE[DEFAULT_LANGUAGE]["lesson.default_text"])
     lesson.sentence_run(row.ids)
 
