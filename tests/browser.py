@@ -148,7 +148,23 @@ class BrowserSession:
         assert self.page.get_by_role("dialog").filter(has_text="Page not found").count() == 0
 
     def wait_idle(self, wait_text: str | None = None, timeout=90_000) -> None:
-        """Wait until the script has run to the end (and `wait_text`, if given, is shown)."""
+        """Wait until the script has run to the end (and `wait_text`, if given, is shown).
+
+        A timeout keeps what the page showed (artifacts/screenshots/timeout-*.png) and names
+        its address, so a wait that once ran out can be found at its cause."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self._wait_idle(wait_text, timeout)
+        except PlaywrightTimeout:
+            shot = self.screenshot(f"timeout-{time.strftime('%H%M%S')}")
+            shown = self.page.locator('[data-testid="stApp"]').inner_text(timeout=5_000)
+            pytest.fail(
+                f"{self.page.url} did not finish within {timeout} ms ({shot}); the "
+                f"page showed:\n{shown[-2000:]}"
+            )
+
+    def _wait_idle(self, wait_text: str | None, timeout: float) -> None:
         if wait_text:
             self.page.get_by_text(wait_text).first.wait_for(timeout=timeout)
         # subtle: before app.py's first run the frontend shows a bare page; the language control
