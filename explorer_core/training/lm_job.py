@@ -10,8 +10,8 @@ encoder's runs (one more kind of plan, not a second system).
 
 The worker saves the decoder itself (`returns_model` is False: no weights travel back through
 the pipe), into a hidden sibling folder renamed into place, so a page never opens a half-written
-folder. The folder lies under `trained_dir()` (`models.settings.trained_dir()`, `<cache>/trained`,
-always allowed), so the "open a model" picker of every page lists it. A Stop keeps the model as
+folder. The folder lies under `models.settings.trained_dir()` (`<cache>/trained`, always
+allowed), so the "open a model" picker of every page lists it. A Stop keeps the model as
 it is after the last step, saved like a finished one.
 """
 
@@ -92,9 +92,9 @@ class LMPlan:
     @cached_property
     def phases(self) -> tuple[tuple[str, LoopConfig], ...]:
         """One phase whose budget (steps or seconds) gives the run's share done."""
-        loop = LoopConfig(steps=self.config.steps, time_budget=self.config.seconds,
-                          batch_size=self.config.batch_size, max_length=max(8, self.config.block_size),
-                          seed=self.config.seed)  # fmt: skip
+        c = self.config
+        loop = LoopConfig(steps=c.steps, time_budget=c.seconds, batch_size=c.batch_size,
+                          max_length=max(8, c.block_size), seed=c.seed)  # fmt: skip
         return ((PHASE, loop),)
 
     def run(

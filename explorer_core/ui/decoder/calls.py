@@ -16,9 +16,14 @@ from typing import Any
 
 import streamlit as st
 
-from explorer_core.decoder import LMRecord, LMSample, LMTrainConfig, load_decoder
+from explorer_core.decoder import (
+    LMRecord,
+    LMSample,
+    LMTrainConfig,
+    load_decoder,
+    next_token_distribution,
+)
 from explorer_core.decoder import generate as generate_text
-from explorer_core.decoder import next_token_distribution
 from explorer_core.files import export
 from explorer_core.training.lm_job import LMPlan, LMStart, need_bytes, new_folder
 from explorer_core.ui.settings import MODEL_REF, OPENED

@@ -39,8 +39,10 @@ def settings_panel(locked: bool) -> LMTrainConfig | None:
                         **bind("dec.scale"))  # fmt: skip
     tie = right.toggle(t("dec.tie"), help=t("dec.tie.help"), disabled=locked, **bind("dec.tie"))
     try:
-        config = LMTrainConfig(lang=lang, seconds=float(seconds), seed=int(seed),
-                               scale_embedding=bool(scale), tie_word_embeddings=bool(tie))  # fmt: skip
+        config = LMTrainConfig(
+            lang=lang, seconds=float(seconds), seed=int(seed), scale_embedding=bool(scale),
+            tie_word_embeddings=bool(tie),
+        )  # fmt: skip
     except ValueError as err:
         st.error(t("dec.bad_settings", reason=str(err)))
         return None
@@ -108,8 +110,8 @@ def _status_line(status: Any, found: calls.Progress, seconds: float | None) -> N
             st.progress(0.0, text=t("dec.state.starting"))
             return
         total = round(seconds) if seconds else "?"
-        st.progress(min(1.0, status.fraction),
-                    text=t("dec.state.running", step=found.evals[-1].step, s=spent, total=total))  # fmt: skip
+        line = t("dec.state.running", step=found.evals[-1].step, s=spent, total=total)
+        st.progress(min(1.0, status.fraction), text=line)
     elif status.state == "failed":
         st.error(t("dec.state.failed", error=status.error))
     else:

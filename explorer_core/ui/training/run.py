@@ -95,8 +95,9 @@ def is_active(key: str | None = None) -> bool:
     """True while this session's run under `key` (None: any of RUN_KEYS) trains or waits."""
     for name in RUN_KEYS if key is None else (key,):
         run = current_run(name)
-        if run is not None and (run.running or (run.status().state == "idle"
-                                                and bool(admission().place(owner())))):
+        if run is not None and (
+            run.running or (run.status().state == "idle" and bool(admission().place(owner())))
+        ):
             return True
     return False
 
