@@ -1,4 +1,4 @@
-"""A readable BERT encoder, with transformers' names, that also runs six other families.
+"""A readable BERT encoder, with transformers' names, that also runs six other families and GPT-2.
 
 Read in this order, each module building on the ones before it:
 
@@ -19,6 +19,8 @@ Read in this order, each module building on the ones before it:
 13. `pretrained` where the real all-MiniLM-L6-v2 lives on disk (offline).
 14. `trace`      inside the encoder: every intermediate of every layer for one sentence
                  (heads, W_O, residuals, both LayerNorms, the feed-forward block, the window).
+15. `causal_lm`  the decoder: the same encoder under the causal mask (`causal=True`, GPT-2's
+                 switches) with a language-model head, `BertForCausalLM`; GPT-2 folders both ways.
 
 Nothing here knows about tokenizers or training; `explorer_core.inputs` builds the rows this
 package consumes and `explorer_core.training` teaches it.

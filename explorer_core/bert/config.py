@@ -20,7 +20,9 @@ ACTIVATIONS = ("gelu", "gelu_new", "relu", "silu")
 POOLING_MODES = ("mean", "cls", "max")  # see bert/pooling.py; here so choosing one needs no torch
 FFN_TYPES = ("mlp", "geglu")  # mlp: act(x W1) W2 (BERT); geglu: (act(x Wi_in) ⊙ x Wi_gate) Wo
 # the families this encoder runs, as config.json's model_type names them (bert/families.py)
-MODEL_TYPES = ("bert", "roberta", "xlm-roberta", "distilbert", "albert", "electra", "modernbert")
+ENCODER_TYPES = ("bert", "roberta", "xlm-roberta", "distilbert", "albert", "electra", "modernbert")
+DECODER_TYPES = ("gpt2",)  # causal language models: the same layers under the causal mask
+MODEL_TYPES = ENCODER_TYPES + DECODER_TYPES
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,15 @@ class BertConfig:
     global_attn_every_n_layers: int = 1  # layer l is global when l % n == 0 (1: every layer)
     local_rope_base: float | None = None  # local layers' rotary base (ModernBERT); None: rope_base
     add_pooling_layer: bool = True  # BERT's tanh pooler on [CLS]; DistilBERT, ELECTRA...: none
+    # --- the decoder switches (defaults: BERT, an encoder) ---
+    # GPT-2: query i sees keys j <= i only, so predicting token i + 1 never peeks at it
+    causal: bool = False
+    # the original Transformer (and the tutorial) multiplies token embeddings by √hidden_size so
+    # they are not drowned by the positions; BERT and GPT-2 do not
+    scale_embedding: bool = False
+    # a language-model head (bert/causal_lm.py) reuses the word-embedding matrix as its output
+    # layer (GPT-2, BERT's MLM head); False: a matrix of its own
+    tie_word_embeddings: bool = True
 
     def __post_init__(self) -> None:
         positive = (
@@ -125,6 +136,8 @@ class BertConfig:
             raise ValueError("first_attention_norm=False only makes sense with pre-LN")
         if self.pad_aware_positions and self.max_tokens < 1:
             raise ValueError("max_position_embeddings leaves no position after pad_token_id")
+        if self.model_type in DECODER_TYPES and not self.causal:
+            raise ValueError(f"a {self.model_type} model is a decoder: it needs causal=True")
 
     @property
     def head_dim(self) -> int:
@@ -160,7 +173,8 @@ class BertConfig:
         defaults = BertConfig()
         switches = ("model_type", "pad_aware_positions", "embedding_size", "shared_layers",
                     "norm_bias", "attention_bias", "mlp_bias", "first_attention_norm", "ffn_type",
-                    "local_attention", "add_pooling_layer")  # fmt: skip
+                    "local_attention", "add_pooling_layer", "causal",
+                    "scale_embedding")  # fmt: skip
         return (
             self.position_embedding_type == "learned"
             and self.norm_placement == "post"

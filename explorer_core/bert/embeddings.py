@@ -6,7 +6,8 @@ token, position and segment vectors, then applies LayerNorm and dropout: what en
 Submodule names are transformers' (`word_embeddings`, `position_embeddings`,
 `token_type_embeddings`, `LayerNorm`, `dropout`) so its checkpoints load unchanged. Two family
 switches act here: RoBERTa's positions (counted from pad_token_id + 1, pads at pad_token_id) and
-ALBERT's / ELECTRA's narrow embeddings (E wide, LayerNorm at E, then `projection` E -> H).
+ALBERT's / ELECTRA's narrow embeddings (E wide, LayerNorm at E, then `projection` E -> H); and
+a decoder's `scale_embedding` (token vectors × √E, the original Transformer's; GPT-2 has none).
 """
 
 from __future__ import annotations
@@ -101,8 +102,9 @@ class BertEmbeddings(nn.Module):
         self.config = config
         hidden = config.embedding_size or config.hidden_size  # E (ALBERT, ELECTRA) or H
         self.word_embeddings = TokenEmbedding(
-            config.vocab_size, hidden, padding_idx=config.pad_token_id
-        )
+            config.vocab_size, hidden, padding_idx=config.pad_token_id,
+            scale=config.scale_embedding,
+        )  # fmt: skip
         kind = config.position_embedding_type
         self.position_embeddings: nn.Module | None = None
         if kind == "learned":

@@ -12,9 +12,11 @@ differs from BERT, said as switches (see `BertConfig`), and a table of weight na
     albert       learned, from 0         2         E -> H      post-LN, 1 shared  tanh-GELU  yes
     electra      learned, from 0         2         E -> H      post-LN            GELU       no
     modernbert   rotary, local + global  none      H           pre-LN, windowed   GeGLU      no
+    gpt2         learned, from 0         none      H, no LN    pre-LN, causal     tanh-GELU  no
 
 (ModernBERT: no bias anywhere, no LN1 in layer 0, a final LayerNorm; its local layers see keys
-within local_attention // 2 and use another rotary base.)
+within local_attention // 2 and use another rotary base. GPT-2 is the one decoder: the same layers
+under the causal mask, a final LayerNorm, and a language-model head, `bert/causal_lm.py`.)
 
 `config_from_transformers(data)` turns a config.json dict into our config (or raises
 `UnsupportedModel` with one line a user can act on); `weights_to_ours(config, weights)` renames a
@@ -26,12 +28,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from explorer_core.bert.config import MODEL_TYPES, BertConfig
+from explorer_core.bert.config import DECODER_TYPES, ENCODER_TYPES, BertConfig
 from explorer_core.bert.family_weights import UnsupportedModel, weights_to_ours
 
-__all__ = ["FAMILIES", "UnsupportedModel", "config_from_transformers", "weights_to_ours"]
+__all__ = [
+    "DECODER_FAMILIES", "FAMILIES", "UnsupportedModel", "config_from_transformers",
+    "weights_to_ours",
+]  # fmt: skip
 
-FAMILIES: tuple[str, ...] = MODEL_TYPES  # bert, roberta, xlm-roberta, distilbert, albert, ...
+FAMILIES: tuple[str, ...] = ENCODER_TYPES  # the encoders: bert, roberta, xlm-roberta, ...
+DECODER_FAMILIES: tuple[str, ...] = DECODER_TYPES  # gpt2: read by the same encoder, causal
 
 # transformers' activation names -> ours ("gelu_new" is our tanh GELU)
 ACTIVATION_NAMES = {
@@ -190,6 +196,41 @@ def _modernbert(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _gpt2(data: dict[str, Any]) -> dict[str, Any]:
+    """GPT-2's config.json (n_embd, n_layer, ...) -> the switches: pre-LN, causal, no segments,
+    no embedding LayerNorm, a final LayerNorm (ln_f). Its token vectors are not scaled: a folder
+    that `save_decoder` wrote stores them already scaled (see bert/causal_lm.py)."""
+    if not data.get("scale_attn_weights", True) or data.get("scale_attn_by_inverse_layer_idx"):
+        raise UnsupportedModel(
+            "this gpt2 model scales its attention scores another way than 1/√d; only GPT-2's "
+            "own scaling is supported"
+        )
+    if data.get("add_cross_attention"):
+        raise UnsupportedModel("this gpt2 model has cross-attention; only plain GPT-2 is supported")
+    width = data.get("n_embd", 768)
+    return {
+        "model_type": "gpt2",
+        "vocab_size": data.get("vocab_size", 50257),
+        "hidden_size": width,
+        "num_hidden_layers": data.get("n_layer", 12),
+        "num_attention_heads": data.get("n_head", 12),
+        "intermediate_size": data.get("n_inner") or 4 * width,  # None: 4 × n_embd
+        "hidden_act": _activation("gpt2", data.get("activation_function", "gelu_new")),
+        "hidden_dropout_prob": data.get("resid_pdrop", 0.1),
+        "attention_probs_dropout_prob": data.get("attn_pdrop", 0.1),
+        "max_position_embeddings": data.get("n_positions", 1024),
+        "initializer_range": data.get("initializer_range", 0.02),
+        "layer_norm_eps": data.get("layer_norm_epsilon", 1e-5),
+        "pad_token_id": _pad(data),
+        "type_vocab_size": 0,  # no segments
+        "embedding_layer_norm": False,  # wte + wpe enter block 0 as they are
+        "norm_placement": "pre",
+        "add_pooling_layer": False,
+        "causal": True,
+        "tie_word_embeddings": bool(data.get("tie_word_embeddings", True)),
+    }
+
+
 READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "bert": _bert,
     "roberta": _roberta,
@@ -198,8 +239,9 @@ READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "albert": _albert,
     "electra": _electra,
     "modernbert": _modernbert,
+    "gpt2": _gpt2,
 }
-assert tuple(READERS) == FAMILIES
+assert tuple(READERS) == FAMILIES + DECODER_FAMILIES
 
 
 def config_from_transformers(data: dict) -> BertConfig:
@@ -219,7 +261,8 @@ def config_from_transformers(data: dict) -> BertConfig:
     family = data.get("model_type")
     if family not in READERS:
         raise UnsupportedModel(
-            f"model_type {family!r} is not supported; supported families: {', '.join(FAMILIES)}"
+            f"model_type {family!r} is not supported; supported families: "
+            f"{', '.join(FAMILIES + DECODER_FAMILIES)}"
         )
     try:
         return BertConfig(**READERS[family](data))

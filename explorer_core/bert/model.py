@@ -176,11 +176,15 @@ class BertModel(nn.Module):
         output_attentions: bool = False,
         output_hidden_states: bool = False,
         output_scores: bool = False,
-        causal: bool = False,
+        causal: bool | None = None,
         position_ids: Tensor | None = None,
     ) -> BertModelOutput:
-        """input_ids (B, T) -> BertModelOutput; attention_mask (B, T) is 1 for tokens, 0 for pad."""
+        """input_ids (B, T) -> BertModelOutput; attention_mask (B, T) is 1 for tokens, 0 for pad.
+
+        `causal` None: the config's (a decoder sees only earlier keys); True or False overrides it
+        (an encoder's weights under a decoder's mask, for comparison)."""
         self._check(input_ids, attention_mask)
+        causal = self.config.causal if causal is None else causal
         embedded = self.embeddings(input_ids, token_type_ids, position_ids)  # (B, T, H)
         if attention_mask is not None and bool(attention_mask.all()):
             attention_mask = None  # nothing padded: skip the mask (the fused kernel runs faster)
@@ -213,7 +217,7 @@ class BertModel(nn.Module):
         key: int,
         attention_mask: Tensor | None = None,
         token_type_ids: Tensor | None = None,
-        causal: bool = False,
+        causal: bool | None = None,
     ) -> CellArithmetic:
         """The arithmetic behind one weight of the first sentence in the batch (see attention)."""
         self._check_layer(layer)
@@ -234,7 +238,7 @@ class BertModel(nn.Module):
         query: int,
         key: int,
         attention_mask: Tensor | None = None,
-        causal: bool = False,
+        causal: bool | None = None,
     ) -> CellArithmetic:
         """`explain_cell` from a run's `hidden_states` (`output_hidden_states=True`, its first
         sentence): one layer's arithmetic and no forward pass, so every other cell of the same
@@ -244,6 +248,7 @@ class BertModel(nn.Module):
         width = hidden.shape[1]
         mask_row = attention_mask[:1] if attention_mask is not None else None
         attention = self.encoder.layer[layer].attention
+        causal = self.config.causal if causal is None else causal
         allowed = allowed_keys(mask_row, width, causal=causal)
         return cell_arithmetic(
             attention.self,

@@ -239,13 +239,14 @@ def trace_encoder(
     input_ids: Tensor,
     *,
     token_type_ids: Tensor | None = None,
-    causal: bool = False,
+    causal: bool | None = None,
 ) -> EncoderTrace:
     """Run one sentence (T,) or (1, T) through `model`, keeping every intermediate.
 
     `causal=True` runs the same weights under a decoder's mask (each token sees only itself and
-    the tokens before it). Dropout is never applied: the trace is the eval-mode computation, what
-    the model's forward gives in eval mode.
+    the tokens before it); None: the model's own (`config.causal`, True for GPT-2). Dropout is
+    never applied: the trace is the eval-mode computation, what the model's forward gives in eval
+    mode.
     """
     ids = input_ids[None] if input_ids.dim() == 1 else input_ids
     if ids.dim() != 2 or ids.shape[0] != 1:
@@ -257,6 +258,7 @@ def trace_encoder(
     parts = model.embeddings.components(ids, types)  # (1, T, E) each; "projected" (1, T, H)
     x = parts.get("projected", parts["output"])[0].float()  # (T, H): what enters layer 1
     length = ids.shape[1]
+    causal = model.config.causal if causal is None else causal
     allowed = allowed_keys(None, length, causal=causal)
     layers, state = [], x
     for index, layer in enumerate(model.encoder.layer):

@@ -34,6 +34,7 @@ SUPPORTED_MODEL_TYPES = (
     "albert",
     "electra",
     "modernbert",
+    "gpt2",  # the decoder: the same encoder under the causal mask (bert/causal_lm.py)
 )
 
 
