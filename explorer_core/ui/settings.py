@@ -212,7 +212,7 @@ PAGES: dict[str, dict[str, Setting]] = {
     ),
     "lessons/train_decoder.py": _table(
         S("dec.lang", "en", choices=("en", "zh", "both")),  # the page follows the UI language
-        S("dec.seconds", 30.0, span=(1.0, 600.0)),
+        S("dec.seconds", 60.0, span=(1.0, 600.0)),  # the core tunes its defaults for a minute
         S("dec.seed", 0, span=SEEDS),
         S("dec.scale", True),  # embedding × √d_model (the tutorial's; GPT-2 does not)
         S("dec.tie", True),  # one matrix for the embedding and the output layer

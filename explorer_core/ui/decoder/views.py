@@ -98,7 +98,7 @@ def _progress() -> None:
         show_chart(fig, "dec.loss_chart")
         if start is not None:
             st.caption(t("dec.loss.caption", uniform=start.uniform_loss, bigram=start.bigram_loss))
-    samples(found.samples, run.plan.config.sample_prompt)
+    samples(found.samples, run.plan.config.prompt)
     if status.state != "running" and calls.sync():
         st.rerun(scope="app")  # the run just ended: redraw the page with the trained decoder
 
