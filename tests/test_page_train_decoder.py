@@ -26,7 +26,7 @@ def test_the_page_reads_in_english_and_follows_the_language_to_chinese():
     assert not zh.exception
     assert zh.title[0].value.startswith("训练一个解码器")
     assert zh.session_state["dec.lang"] == "zh"  # the corpus follows the app's language
-    assert zh.text_input(key="dec.prompt").value == "今天"
+    assert zh.session_state["dec.prompt"] == "今天"  # the default prompt too
 
 
 def test_a_short_run_draws_its_loss_against_both_references_samples_and_bars():

@@ -106,8 +106,8 @@ class LMPlan:
 
         send = callback or (lambda record: None)
         data = prepare_lm(self.config)
-        send(LMStart(float(data.bigram_loss), float(data.uniform_loss), self.config.vocab_size,
-                     len(getattr(data, "train_ids", ()) or ())))  # fmt: skip
+        send(LMStart(float(data.bigram_loss), float(data.uniform_loss), int(data.vocab_size),
+                     len(data.train_ids)))  # fmt: skip
 
         def on_record(record: Any) -> None:
             send(TrainStep(PHASE, int(record.step), float(record.seconds), 0.0, float(record.loss)))

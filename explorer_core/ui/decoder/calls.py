@@ -116,7 +116,7 @@ def bars(folder: str, prompt: str, temperature: float, top_k: int, top_p: float)
 
 def top_bars(dist: Any, n: int) -> dict:
     """The `n` tokens with the highest raw probability, most likely first."""
-    raw, kept = list(map(float, dist.raw)), list(map(float, dist.probs))
+    raw, kept = list(map(float, dist.probabilities)), list(map(float, dist.adjusted))
     order = sorted(range(len(raw)), key=lambda i: (-raw[i], i))[:n]
     return {"labels": [dist.tokens[i] for i in order], "raw": [raw[i] for i in order],
             "kept": [kept[i] for i in order]}  # fmt: skip
