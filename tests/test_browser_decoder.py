@@ -37,14 +37,14 @@ def test_train_a_decoder_see_samples_and_bars_in_both_languages(browser):
     page.locator('[data-testid="stProgress"]').first.wait_for(timeout=120_000)
     page.get_by_text("Finished after").wait_for(timeout=180_000)
     browser.wait_idle("Ask the trained decoder")
-    page.locator(f".st-key-dec-loss_chart {PLOT} .main-svg").wait_for(timeout=60_000)
+    page.locator(f".st-key-dec-loss_chart {PLOT} .main-svg").first.wait_for(timeout=60_000)
     assert page.get_by_text("uniform guess (ln V)").count() >= 1
     assert page.locator(".st-key-dec-samples").get_by_text("step ").count() >= 1
-    page.locator(f".st-key-dec-bars_chart {PLOT} .main-svg").wait_for(timeout=60_000)
+    page.locator(f".st-key-dec-bars_chart {PLOT} .main-svg").first.wait_for(timeout=60_000)
     assert browser.exceptions() == []
     shots(browser, "en")
     page.locator('[data-testid="stSidebar"] button', has_text="中文").click()
     browser.wait_idle("问问训练好的解码器")
-    page.locator(f".st-key-dec-bars_chart {PLOT} .main-svg").wait_for(timeout=60_000)
+    page.locator(f".st-key-dec-bars_chart {PLOT} .main-svg").first.wait_for(timeout=60_000)
     assert browser.exceptions() == []
     shots(browser, "zh")

@@ -118,8 +118,20 @@ def top_bars(dist: Any, n: int) -> dict:
     """The `n` tokens with the highest raw probability, most likely first."""
     raw, kept = list(map(float, dist.probabilities)), list(map(float, dist.adjusted))
     order = sorted(range(len(raw)), key=lambda i: (-raw[i], i))[:n]
-    return {"labels": [dist.tokens[i] for i in order], "raw": [raw[i] for i in order],
+    return {"labels": [visible(dist.tokens[i]) for i in order], "raw": [raw[i] for i in order],
             "kept": [kept[i] for i in order]}  # fmt: skip
+
+
+WHITESPACE = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥"})
+
+
+def visible(token: str) -> str:
+    r"""A token with its whitespace shown, so " s" and "s" differ on a bar's label.
+
+    >>> visible(" the"), visible("\n")
+    ('␣the', '↵')
+    """
+    return token.translate(WHITESPACE)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -82,7 +82,7 @@ EN = {
         "The {n} most likely next tokens of the decoder trained here. Outline: the model's own "
         "softmax. Filled: what sampling draws from after temperature {temperature}, top-k {k} "
         "and top-p {p}; grey bars at 0 are tokens those filters cut ({cut} of the {shown} "
-        "shown)."
+        "shown). ␣ is a space, ↵ a line break."
     ),
     "dec.bad_sampling": "These sampling settings do not work: {reason}",
     "dec.new_tokens": "Tokens to generate",
@@ -174,7 +174,7 @@ ZH = {
     "dec.bars.caption": (
         "此处训练的解码器最可能的 {n} 个下一个词元。空心条：模型自己的 softmax。实心条：经过温度 "
         "{temperature}、top-k {k}、top-p {p} 之后采样实际使用的概率；灰色、为 0 的是被这些筛选截掉的"
-        "词元（显示的 {shown} 个中有 {cut} 个）。"
+        "词元（显示的 {shown} 个中有 {cut} 个）。␣ 是空格，↵ 是换行。"
     ),
     "dec.bad_sampling": "这些采样设置不可用：{reason}",
     "dec.new_tokens": "生成的词元数",

@@ -21,6 +21,10 @@ from explorer_core.ui.throttle import script_slot
 from explorer_core.viz import decoder as viz
 
 LANGS = ("en", "zh", "both")
+# more often than the core's defaults (50, 200): a minute on a loaded classroom server is ~250
+# steps, and the curve should have points and the samples should visibly move (a sample is
+# 30 tokens of a tiny model: cheaper than a training step's batch)
+EVAL_EVERY, SAMPLE_EVERY = 10, 25
 
 
 def settings_panel(locked: bool) -> LMTrainConfig | None:
@@ -41,7 +45,7 @@ def settings_panel(locked: bool) -> LMTrainConfig | None:
     try:
         config = LMTrainConfig(
             lang=lang, seconds=float(seconds), seed=int(seed), scale_embedding=bool(scale),
-            tie_word_embeddings=bool(tie),
+            tie_word_embeddings=bool(tie), eval_every=EVAL_EVERY, sample_every=SAMPLE_EVERY,
         )  # fmt: skip
     except ValueError as err:
         st.error(t("dec.bad_settings", reason=str(err)))
