@@ -1,50 +1,32 @@
-"""A tiny decoder trained once per test process and saved as a GPT-2 folder under the install's
-trained-models folder (models.settings.trained_dir), for the Decoder and Inside the encoder page
-tests; and the session value the Decoder page keeps for it."""
+"""Tiny decoders and tokenizers for tests/test_decoder_*.py and tests/test_cli_decoder.py: odd
+sizes (hidden 32, 4 heads, FFN 37) so shape mix-ups fail, a byte-level BPE of 300 tokens."""
 
 from __future__ import annotations
 
-import time
-from functools import lru_cache
-from pathlib import Path
+from explorer_core.bert.causal_lm import BertForCausalLM, decoder_config
+from explorer_core.decoder.config import LMTrainConfig
+from explorer_core.tokenization.byte_bpe import ByteBPETokenizer
 
-TINY = dict(hidden_size=32, num_hidden_layers=1, num_attention_heads=4, block_size=24,
-            vocab_size=300, batch_size=8, eval_every=5, sample_every=5)  # fmt: skip
-
-
-def tiny_config(**changes):
-    from explorer_core.decoder import LMTrainConfig
-
-    return LMTrainConfig(**{"lang": "en", "seconds": None, "steps": 10, **TINY, **changes})
+TEXT = "the cat sat on the mat. the dog ran to the cat. 猫坐在垫子上。狗跑向猫。\n" * 12
+TINY_RUN = dict(
+    seconds=None, steps=6, hidden_size=32, num_hidden_layers=1, num_attention_heads=4,
+    block_size=16, vocab_size=300, batch_size=4, eval_every=3, sample_every=4, sample_tokens=5,
+)  # fmt: skip
 
 
-@lru_cache(maxsize=1)
-def tiny_decoder_folder() -> Path:
-    """10 steps of a hidden-32 decoder on the English corpus, saved (atomically, as the page's
-    worker saves it) into trained_dir()/decoder-en-s0-tiny."""
-    from explorer_core.decoder import save_decoder, train_lm
-
-    from explorer_core.models.settings import trained_dir
-    from explorer_core.training.lm_job import save_atomically
-
-    result = train_lm(tiny_config())
-    return save_atomically(result.model, result.tokenizer, trained_dir() / "decoder-en-s0-tiny",
-                           save_decoder)  # fmt: skip
+def tiny_run(**overrides) -> LMTrainConfig:
+    return LMTrainConfig(**{**TINY_RUN, **overrides})
 
 
-def decoder_result(folder: Path | None = None) -> dict:
-    """What the Decoder page keeps in st.session_state["dec.result"] for a trained decoder."""
-    folder = folder or tiny_decoder_folder()
-    return {"folder": str(folder), "lang": "en", "seed": 0, "seconds": 1.0, "step": 10,
-            "run": -1}  # fmt: skip
+def tokenizer(vocab_size: int = 300) -> ByteBPETokenizer:
+    tok = ByteBPETokenizer()
+    tok.train(TEXT, vocab_size, trace=False)
+    return tok
 
 
-def wait_for_decoder(at, timeout: float = 180.0):
-    """Re-run the page (as its polling fragment would) until the session's decoder run ended."""
-    deadline = time.monotonic() + timeout
-    run = at.session_state["dec.run"]
-    while (run.running or run.status().state == "idle") and time.monotonic() < deadline:
-        time.sleep(0.5)
-        at.run()
-    assert not run.running, "the decoder run did not end in time"
-    return at.run()
+def decoder(vocab_size: int = 300, seed: int = 0, **overrides) -> BertForCausalLM:
+    config = decoder_config(
+        vocab_size=vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+        intermediate_size=37, max_position_embeddings=24, **overrides,
+    )  # fmt: skip
+    return BertForCausalLM(config, seed=seed).eval()

@@ -45,7 +45,7 @@ LAYERS = (
     ("inputs",),
     ("sequence",),
     ("models",),
-    ("training",),
+    ("training", "decoder"),
     ("analysis",),
     ("files",),
     ("classroom",),

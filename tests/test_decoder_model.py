@@ -151,7 +151,7 @@ def saved_with_tokenizer(folder) -> tuple[BertForCausalLM, ByteBPETokenizer]:
 
 
 def test_the_app_opens_a_saved_decoder_as_family_gpt2(tmp_path, monkeypatch):
-    from explorer_core.models.opened import open_model
+    from explorer_core.models.opened import embed, open_model
 
     model, tokenizer = saved_with_tokenizer(tmp_path / "decoder")
     monkeypatch.setenv("EXPLORER_MODEL_DIRS", str(tmp_path))
@@ -165,6 +165,10 @@ def test_the_app_opens_a_saved_decoder_as_family_gpt2(tmp_path, monkeypatch):
             opened.model(row).last_hidden_state, model.bert(row).last_hidden_state, atol=1e-6,
             rtol=0,
         )  # fmt: skip
+    # a batch pads the shorter row although the byte-level BPE has no pad token
+    vectors = embed(opened, [text, "the cat sat on the mat 猫坐在垫子上"])  # (2, H): mean pooling
+    alone = embed(opened, [text])
+    torch.testing.assert_close(vectors[:1], alone, atol=1e-5, rtol=0)
 
 
 def test_the_trace_equals_the_plain_forward_under_the_causal_mask(tmp_path):

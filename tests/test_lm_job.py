@@ -10,7 +10,7 @@ import pytest
 
 from explorer_core.training.lm_job import LMPlan, LMStart, need_bytes, new_folder, prune
 from explorer_core.training.loop import TrainStep
-from tests.decoder_models import tiny_config, tiny_decoder_folder
+from tests.decoder_runs import tiny_config, tiny_decoder_folder
 
 
 def test_the_plan_reports_its_references_steps_and_saves_a_gpt2_folder(tmp_path):

@@ -10,7 +10,7 @@ from explorer_core.analysis.objectives import objective_rows
 from explorer_core.inputs.vocab import BertVocab
 from tests.charts import chart_array, figure_with_title
 from tests.conftest import app_test
-from tests.decoder_models import decoder_result, tiny_decoder_folder
+from tests.decoder_runs import decoder_result, tiny_decoder_folder
 
 PAGE = "lessons/encoder.py"
 FRESH = {"enc.source": "fresh", "enc.view": "decoder"}

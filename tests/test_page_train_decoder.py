@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.conftest import app_test
-from tests.decoder_models import decoder_result, wait_for_decoder
+from tests.decoder_runs import decoder_result, wait_for_decoder
 
 PAGE = "lessons/train_decoder.py"
 

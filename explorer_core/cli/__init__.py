@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 # every module of this package except __init__; a test checks none is missing
 COMMANDS: tuple[str, ...] = (
-    "tokenizer", "train", "embed", "experiment", "inspect", "sequence_models",
+    "tokenizer", "train", "embed", "experiment", "inspect", "sequence_models", "decoder",
 )  # fmt: skip
 
 

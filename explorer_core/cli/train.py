@@ -1,4 +1,5 @@
 """`python -m explorer_core train sts ...`: train a sentence-embedding model from scored pairs.
+(`train multilingual` is below; `train lm`, a GPT-style decoder, lives in cli/decoder.py.)
 
     python -m explorer_core train sts --train pairs.tsv [--dev FILE] [--test FILE]
         [--format chinese-sts|table] [--init fresh|minilm|taught|DIR|NAME]
@@ -43,6 +44,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
+
+from explorer_core.cli.decoder import add_lm_parser
 
 FORMATS = ("chinese-sts", "table")
 PRINT_EVERY = 2.0  # seconds between progress lines (evaluations are always printed)
@@ -102,6 +105,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sts.add_argument("--json", action="store_true", help="print one JSON object")
     sts.set_defaults(func=run)
     add_multilingual_parser(tasks)
+    add_lm_parser(tasks)
 
 
 def short_float(value: float) -> str:

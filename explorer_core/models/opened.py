@@ -121,7 +121,11 @@ def encode_rows(opened: OpenedModel, texts: Sequence[str]) -> tuple[Tensor, Tens
             ids = vocab.row_ids(vocab.content_ids(tokenizer, text))
         rows.append(ids[: limit - 1] + ids[-1:] if len(ids) > limit else ids)
     width = max(len(r) for r in rows)
-    ids = torch.full((len(rows), width), vocab.pad_id, dtype=torch.long)
+    # subtle: a tokenizer without a pad token (a GPT-2 decoder's byte-level BPE) gets one after
+    # its last id, a row the model does not have; padded keys are masked, so any id of the
+    # model's table pads as well: 0 then
+    pad = vocab.pad_id if vocab.pad_id < opened.model.config.vocab_size else 0
+    ids = torch.full((len(rows), width), pad, dtype=torch.long)
     mask = torch.zeros((len(rows), width), dtype=torch.long)
     for i, row in enumerate(rows):
         ids[i, : len(row)] = torch.tensor(row)
