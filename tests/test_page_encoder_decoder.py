@@ -5,6 +5,7 @@ machine) with its own weights and its sentence vectors."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from explorer_core.analysis.objectives import objective_rows
 from explorer_core.inputs.vocab import BertVocab
@@ -72,3 +73,13 @@ def test_a_decoder_opened_from_this_machine_shows_its_own_weights():
     assert str(folder) in at.selectbox(key="models.box").options or any(
         str(folder) in o for o in at.selectbox(key="models.box").options
     )
+
+
+@pytest.mark.parametrize("view", ["layer", "mixing", "stack", "contexts", "families"])
+def test_every_view_of_the_page_runs_on_an_opened_decoder(view):
+    from explorer_core.ui.settings import MODEL_REF
+
+    state = {"enc.source": "opened", MODEL_REF: str(tiny_decoder_folder()), "enc.view": view,
+             "enc.text": "the model is"}  # fmt: skip
+    at = app_test(PAGE, state=state)
+    assert not at.exception, [e.message for e in at.exception]
