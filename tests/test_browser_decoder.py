@@ -48,3 +48,28 @@ def test_train_a_decoder_see_samples_and_bars_in_both_languages(browser):
     page.locator(f".st-key-dec-bars_chart {PLOT} .main-svg").first.wait_for(timeout=60_000)
     assert browser.exceptions() == []
     shots(browser, "zh")
+
+
+def test_the_trained_decoder_opens_on_inside_the_encoder(browser):
+    """The Decoder page's button opens Inside the encoder on "Encoder against decoder" with the
+    decoder's own weights (a model on this machine)."""
+    page = browser.page
+    browser.open("decoder", query="dec.seconds=3", wait_text="Train a decoder")
+    page.locator(".st-key-dec-start button").click()
+    page.get_by_text("Finished after").wait_for(timeout=180_000)
+    browser.wait_idle("Ask the trained decoder")
+    page.locator(".st-key-dec-open button").click()
+    browser.wait_idle()
+    link = page.get_by_text("Inside the encoder, with this decoder opened")
+    if link.count():  # the link's ?dec.seconds= kept the page from switching: a link instead
+        link.click()
+    browser.wait_idle("is a decoder (GPT-2 family")
+    page.locator(f"{PLOT} .main-svg").first.wait_for(timeout=60_000)
+    assert browser.exceptions() == []
+    for name, size in SIZES.items():
+        page.set_viewport_size(size)
+        browser.wait_idle()
+        page.get_by_text("Three objectives on this sentence").scroll_into_view_if_needed()
+        browser.screenshot(f"decoder-objectives-{name}-en")
+        page.get_by_text("Sentence vectors from a decoder").scroll_into_view_if_needed()
+        browser.screenshot(f"decoder-vectors-{name}-en")

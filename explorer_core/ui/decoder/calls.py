@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from explorer_core.decoder import (
     LMRecord,
@@ -32,6 +33,7 @@ from explorer_core.ui.training.run import DECODER_RUN_KEY
 
 RESULT_KEY = "dec.result"  # {"folder", "lang", "seed", "seconds", "step", "run"} or absent
 BARS = 15  # next tokens drawn
+ENCODER_PAGE = "lessons/encoder.py"
 
 
 @dataclass(frozen=True)
@@ -153,10 +155,17 @@ def folder_zip(folder: str) -> bytes:
     return export.zip_bytes(files)
 
 
-def open_on_encoder(folder: str) -> None:
+def open_on_encoder(folder: str) -> bool:
     """Inside the encoder, "Encoder against decoder", on this decoder ("a model on this
-    machine": the folder lies under the always-allowed `models.settings.trained_dir()`)."""
+    machine": the folder lies under the always-allowed `models.settings.trained_dir()`): the
+    choice is set, then the page switches. False when it cannot switch from here (# subtle:
+    `st.switch_page` raises while a widget bound to the URL holds a value from the link, e.g.
+    `?dec.seconds=3`); the caller then offers a link, and the choice is already made."""
     st.session_state[MODEL_REF] = folder
     st.session_state["enc.source"] = OPENED
     st.session_state["enc.view"] = "decoder"
-    st.switch_page("lessons/encoder.py")
+    try:
+        st.switch_page(ENCODER_PAGE)
+    except StreamlitAPIException:
+        return False
+    return True  # not reached: switch_page ends this run

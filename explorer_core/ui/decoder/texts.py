@@ -99,6 +99,7 @@ EN = {
         "AutoTokenizer.from_pretrained(folder) open it."
     ),
     "dec.open": "Open it on Inside the encoder",
+    "dec.open.link": "Inside the encoder, with this decoder opened",
 }
 
 ZH = {
@@ -191,4 +192,5 @@ ZH = {
         "AutoTokenizer.from_pretrained(folder) 都能打开。"
     ),
     "dec.open": "在“编码器内部”页面打开它",
+    "dec.open.link": "编码器内部（已打开这个解码器）",
 }

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from explorer_core.decoder import LMTrainConfig
 from explorer_core.ui.decoder import calls
@@ -25,6 +26,7 @@ LANGS = ("en", "zh", "both")
 # steps, and the curve should have points and the samples should visibly move (a sample is
 # 30 tokens of a tiny model: cheaper than a training step's batch)
 EVAL_EVERY, SAMPLE_EVERY = 10, 25
+OPEN_KEY = "dec.open_link"  # True: "Open it on Inside the encoder" could not switch; a link
 
 
 def settings_panel(locked: bool) -> LMTrainConfig | None:
@@ -198,4 +200,9 @@ def _save(folder: str) -> None:
     download(t("dec.download"), lambda: calls.folder_zip(folder), f"{Path(folder).name}.zip",
              "application/zip", "dec.download", row, help=t("dec.download.help"))  # fmt: skip
     if row.button(t("dec.open"), key="dec.open", icon=":material/stacks:"):
-        calls.open_on_encoder(folder)
+        st.session_state[OPEN_KEY] = not calls.open_on_encoder(folder)
+    if st.session_state.get(OPEN_KEY):  # the switch was refused: the choice is made, a link
+        try:
+            st.page_link(calls.ENCODER_PAGE, label=t("dec.open.link"), icon=":material/stacks:")
+        except StreamlitAPIException:  # the page runs alone (tests): nothing to link into
+            st.caption(t("dec.open.link"))
