@@ -226,6 +226,7 @@ PAGES = (
         (Change("max length", "slider", "inputs.max_len", main=True),),
     ),
     Page("train-model", (Change("edit sizes", "toggle", "train.edit", main=True),)),
+    Page("decoder", (Change("corpus", "seg", "dec.lang", (1, 0), main=True), LANG)),
     Page(
         "similarity",
         (

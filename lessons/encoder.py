@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer_core.ui.encoder import calls, layers_views, views
+from explorer_core.ui.encoder import calls, decoder_views, layers_views, views
 from explorer_core.ui.i18n import t
 from explorer_core.ui.models import differ
 from explorer_core.ui.models.picker import pick_source
@@ -71,7 +71,7 @@ def inside(shown: views.Shown) -> None:
     elif view == "contexts":
         layers_views.contexts(shown, bind)
     elif view == "decoder":
-        layers_views.decoder(shown, bind)
+        decoder_views.decoder(shown, bind)
     else:
         differ.differ_view()  # the models on this machine side by side
     st.info(t("enc.note"), icon=":material/info:")

@@ -18,6 +18,8 @@ Read in this order:
                  transformed value) and 2021 (with residual and LayerNorm).
 10. `contexts`   one word in many sentences (Ethayarajh 2019): self-similarity per layer against
                  the anisotropy baseline; the shipped sentence sets.
+11. `objectives` MLM, causal LM and ELECTRA on one sentence: which positions carry a loss, what
+                 each token may see (the encoder-against-decoder view).
 
 Every function returns plain data (frozen dataclasses, DataFrames, arrays); `explorer_core.viz`
 draws them. Below: `bert`, `inputs`, `training`.

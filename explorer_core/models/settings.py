@@ -4,7 +4,8 @@ Four environment variables, read at each call (never at import, so a test or a r
 sees the current value):
 
 - ``EXPLORER_MODEL_DIRS``: folders (``os.pathsep``-separated) whose model folders may be opened.
-  The Hugging Face cache is always allowed as well.
+  The Hugging Face cache is always allowed as well, and so is the install's own folder of the
+  models it trained (``trained_dir()``: ``<cache>/trained``, e.g. the Decoder page's decoders).
 - ``EXPLORER_ALLOW_DOWNLOADS``: ``1`` lets a Hub name that is not cached be downloaded; off by
   default, and a class or page never turns it on by itself (the caller passes ``allow_download``).
 - ``EXPLORER_MODEL_MAX_MB``: the largest weights (in MB, 10**6 bytes) the server loads; 1500 unless
@@ -18,7 +19,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from explorer_core.runtime import whole_number_setting
+from explorer_core.runtime import cache_root, whole_number_setting
 
 DEFAULT_MAX_MB = 1500  # bert-large (335M parameters, float32) is ~1340 MB; more teaches no more
 
@@ -54,10 +55,22 @@ def hub_cache_dir() -> Path:
     return Path.home() / ".cache" / "huggingface" / "hub"
 
 
+TRAINED_DIR = "trained"  # under runtime.cache_root(): the models this install trained
+
+
+def trained_dir() -> Path:
+    """Where this install keeps the models it trained itself (``<cache>/trained``): always
+    allowed, so a decoder trained on the Decoder page opens through "a model on this machine"."""
+    return cache_root() / TRAINED_DIR
+
+
 def model_dirs() -> tuple[Path, ...]:
-    """The folders of ``EXPLORER_MODEL_DIRS`` (empty entries skipped), as written."""
+    """The folders of ``EXPLORER_MODEL_DIRS`` (empty entries skipped), as written, then
+    ``trained_dir()`` once it exists."""
     raw = os.environ.get("EXPLORER_MODEL_DIRS", "")
-    return tuple(Path(part) for part in raw.split(os.pathsep) if part.strip())
+    dirs = tuple(Path(part) for part in raw.split(os.pathsep) if part.strip())
+    trained = trained_dir()
+    return (*dirs, trained) if trained.is_dir() and trained not in dirs else dirs
 
 
 def allowed_roots() -> tuple[Path, ...]:

@@ -94,6 +94,13 @@ PAGES: tuple[PageSpec, ...] = (
     ),
     PageSpec(
         "app.section.train",
+        "lessons/train_decoder.py",
+        "dec.nav",
+        ":material/edit_note:",
+        "decoder",
+    ),
+    PageSpec(
+        "app.section.train",
         "lessons/similarity.py",
         "sim.nav",
         ":material/compare_arrows:",

@@ -210,6 +210,18 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("train.batch", TINY.batch_size, span=(1, 512)),
         S("train.lr", TINY.learning_rate, span=(1e-5, 0.5)),
     ),
+    "lessons/train_decoder.py": _table(
+        S("dec.lang", "en", choices=("en", "zh", "both")),  # the page follows the UI language
+        S("dec.seconds", 60.0, span=(1.0, 600.0)),  # the core tunes its defaults for a minute
+        S("dec.seed", 0, span=SEEDS),
+        S("dec.scale", True),  # embedding × √d_model (the tutorial's; GPT-2 does not)
+        S("dec.tie", True),  # one matrix for the embedding and the output layer
+        S("dec.prompt", text="dec.default_prompt"),
+        S("dec.temperature", 1.0, span=(0.05, 2.0)),  # 0 is not offered: it divides
+        S("dec.top_k", 0, span=(0, 50)),  # 0: off
+        S("dec.top_p", 1.0, span=(0.05, 1.0)),
+        S("dec.new_tokens", 40, span=(1, 200)),
+    ),
     "lessons/similarity.py": _table(
         S("sim.a", text="sim.default_a"),
         S("sim.b", text="sim.default_b"),

@@ -7,7 +7,9 @@ Read in this order:
              (`bert.trace`) with the analyses built on them (`analysis.encoder`).
 2. `views`   within one layer: every number (also the guided lesson's screen), who wrote into
              a vector, the "Predict first" question; the downloads.
-3. `layers_views`  across layers and sentences: layer by layer, one word in many contexts,
-             encoder against decoder.
-4. `texts`   the page's English and Chinese texts.
+3. `layers_views`  across layers and sentences: layer by layer, one word in many contexts.
+4. `decoder_views`  encoder against decoder: whose weights (a decoder opened from this machine,
+             or an encoder under a causal mask), an edit under both masks, MLM / causal LM /
+             ELECTRA side by side, a causal mean's shares, a decoder's sentence vectors.
+5. `texts`, `texts_decoder`  the page's English and Chinese texts.
 """

@@ -11,15 +11,21 @@ without running the model again.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import streamlit as st
 import torch
 
 from explorer_core.analysis import contexts as ctx
+from explorer_core.analysis import decoder_vectors
 from explorer_core.analysis import encoder as analysis
 from explorer_core.analysis.contributions import Contributions, contributions
+from explorer_core.analysis.similarity import TextEncoder
 from explorer_core.bert.model import BertModel
+from explorer_core.bert.pretrained import PretrainedUnavailable
 from explorer_core.bert.trace import EncoderTrace, trace_encoder
+from explorer_core.inputs.datasets import SentencePair, builtin_sts_pairs
+from explorer_core.ui.i18n import current_language
 from explorer_core.ui.models.sources import (
     SOURCES,
     ModelSource,
@@ -27,6 +33,7 @@ from explorer_core.ui.models.sources import (
     encode,
     model_source,
 )
+from explorer_core.ui.pretrained import minilm_model, minilm_tokenizer
 from explorer_core.ui.state import SHARED_MODEL
 
 __all__ = [
@@ -77,19 +84,22 @@ def too_long(source: ModelSource, length: int) -> int | None:
     return None
 
 
-def trace(source: ModelSource, ids: tuple[int, ...], causal: bool = False) -> EncoderTrace:
-    """Every intermediate of every layer for one sentence (cached, read-only)."""
+def trace(source: ModelSource, ids: tuple[int, ...], causal: bool | None = None) -> EncoderTrace:
+    """Every intermediate of every layer for one sentence (cached, read-only); `causal` None:
+    the model's own mask (a decoder's is causal), True or False: that mask on its weights."""
     return _trace(source.key, source.model, ids, causal)
 
 
 def model_trace(model_key: str, model: BertModel, ids: tuple[int, ...]) -> EncoderTrace:
     """The same cached trace for a model named by its key (the guided lesson's MiniLM is
     "minilm", as here: both share one cache entry)."""
-    return _trace(model_key, model, ids, False)
+    return _trace(model_key, model, ids, None)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _trace(model_key: str, _model: BertModel, ids: tuple[int, ...], causal: bool) -> EncoderTrace:
+def _trace(
+    model_key: str, _model: BertModel, ids: tuple[int, ...], causal: bool | None
+) -> EncoderTrace:
     return trace_encoder(_model, torch.tensor(ids), causal=causal)
 
 
@@ -100,7 +110,7 @@ def mixing(source: ModelSource, ids: tuple[int, ...], layer: int) -> Contributio
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _mixing(model_key: str, _model: BertModel, ids: tuple[int, ...], layer: int) -> Contributions:
-    traced = _trace(model_key, _model, ids, False)
+    traced = _trace(model_key, _model, ids, None)
     return contributions(_model.encoder.layer[layer - 1], traced.layers[layer - 1])
 
 
@@ -111,7 +121,7 @@ def grid(source: ModelSource, ids: tuple[int, ...]) -> analysis.LayerGrid:
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _grid(model_key: str, _model: BertModel, ids: tuple[int, ...]) -> analysis.LayerGrid:
-    return analysis.layer_grid(_trace(model_key, _model, ids, False))
+    return analysis.layer_grid(_trace(model_key, _model, ids, None))
 
 
 def cross_lingual(source: ModelSource, text_a: str, text_b: str) -> list[float]:
@@ -140,7 +150,7 @@ def lens(source: ModelSource, ids: tuple[int, ...], mlm) -> analysis.LogitLens: 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _lens(model_key: str, _mlm, _tokenizer, ids: tuple[int, ...]) -> analysis.LogitLens:  # noqa: ANN001
-    traced = _trace(model_key, _mlm.bert, ids, False)
+    traced = _trace(model_key, _mlm.bert, ids, None)
     return analysis.logit_lens(_mlm, traced, k=3, tokenizer=_tokenizer)
 
 
@@ -182,3 +192,57 @@ def _edit(
     causal: bool,
 ) -> torch.Tensor:  # fmt: skip
     return analysis.edit_effect(_model, torch.tensor(ids_a), torch.tensor(ids_b), causal=causal)
+
+
+# ---- sentence vectors from a decoder ----------------------------------------------------------
+
+PAIRS_SHOWN = 10  # STS pairs in the decoder-pooling table (spread over the scores)
+
+
+def demo_pairs(lang: str) -> tuple[SentencePair, ...]:
+    """`PAIRS_SHOWN` built-in pairs of `lang` ("en", "zh"; "both": half each), evenly spread
+    from the lowest gold score to the highest (deterministic)."""
+    if lang == "both":
+        half = PAIRS_SHOWN // 2
+        return demo_pairs("en")[::2][:half] + demo_pairs("zh")[::2][:half]
+    pairs = sorted((p for p in builtin_sts_pairs() if p.lang == lang),
+                   key=lambda p: (p.score, p.sentence1))  # fmt: skip
+    if len(pairs) <= PAIRS_SHOWN:
+        return tuple(pairs)
+    step = (len(pairs) - 1) / (PAIRS_SHOWN - 1)
+    return tuple(pairs[round(i * step)] for i in range(PAIRS_SHOWN))
+
+
+def decoder_pairs(
+    source: ModelSource,
+) -> tuple[decoder_vectors.PairScores, str, str | None] | None:
+    """(pair scores, decoder's name, encoder's name): the shown model when it is a decoder
+    (next to MiniLM, if installed), else the session's trained decoder (Decoder page) next to
+    the shown encoder; None when the session has no decoder to show."""
+    from explorer_core.ui.decoder import calls as decoder_calls  # the Decoder page's result
+
+    if getattr(source.model.config, "causal", False):
+        try:
+            encoder = TextEncoder(minilm_model(), minilm_tokenizer())
+            encoder_key, encoder_label = "minilm", "all-MiniLM-L6-v2"
+        except (ImportError, PretrainedUnavailable):
+            encoder, encoder_key, encoder_label = None, "", None
+        pairs = demo_pairs(current_language())
+        found = _pairs(source.key, source.model, source.tokenizer, encoder_key, encoder, pairs)
+        return found, source.label, encoder_label
+    trained = decoder_calls.result()
+    if trained is None:
+        return None
+    model, tokenizer = decoder_calls.decoder(trained["folder"])
+    encoder = TextEncoder(source.model, source.tokenizer)
+    pairs = demo_pairs(trained["lang"])
+    found = _pairs(trained["folder"], model.bert, tokenizer, source.key, encoder, pairs)
+    return found, Path(trained["folder"]).name, source.label
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _pairs(
+    decoder_key: str, _model: BertModel, _tokenizer, encoder_key: str, _encoder,  # noqa: ANN001
+    pairs: tuple[SentencePair, ...],
+) -> decoder_vectors.PairScores:  # fmt: skip
+    return decoder_vectors.pair_scores(_model, _tokenizer, pairs, _encoder)

@@ -1,6 +1,6 @@
 """Inside the encoder page views across layers and sentences: layer by layer (token × layer grid,
-pooled vector, the two languages, the logit lens), one word in many contexts, and the same
-weights as an encoder and as a decoder. Each takes the page's `Shown` (see `views`)."""
+pooled vector, the two languages, the logit lens) and one word in many contexts. Each takes the
+page's `Shown` (see `views`); "Encoder against decoder" is `decoder_views`."""
 
 from __future__ import annotations
 
@@ -126,38 +126,3 @@ def contexts(shown: Shown, bind) -> None:  # noqa: ANN001 - settings.bind
     download_csv(frame, stem, "enc.dl.ctx", label=t("enc.dl.ctx"))
     st.dataframe(viz.sentences_frame(sentences, senses, t("enc.ctx.sentences"),
                                      t("enc.ctx.sense")), hide_index=True, height=240)  # fmt: skip
-
-
-def decoder(shown: Shown, bind) -> None:  # noqa: ANN001 - settings.bind
-    """The same weights with BERT's mask and a causal mask: what one edited word changes."""
-    edit = st.text_input(t("enc.edit"), max_chars=2000, **bind("enc.edit"))
-    edited = calls.sentence(shown.source, edit) if edit.strip() else None
-    ids = shown.sentence.ids
-    if edited is None or len(edited.ids) != len(ids):
-        st.warning(t("enc.dec.same_length", n=len(ids), m=len(edited.ids) if edited else 0))
-        return
-    changed = [i for i, (a, b) in enumerate(zip(ids, edited.ids, strict=True)) if a != b]
-    if not changed:
-        st.info(t("enc.dec.same"))
-        return
-    pairs = zip(shown.sentence.tokens, edited.tokens, strict=True)
-    labels = [f"{i} · {a}" + (f" → {b}" if a != b else "") for i, (a, b) in enumerate(pairs)]
-    effects = {causal: as_numpy(calls.edit_effect(shown.source, ids, edited.ids, causal)).T
-               for causal in (False, True)}  # (T, L + 1) each  # fmt: skip
-    top = float(max(e.max() for e in effects.values())) or 1.0
-    axes = {"x_title": t("enc.dec.x"), "y_title": t("enc.dec.y"), "value_title": t("enc.dec.value")}
-    for col, causal in zip(st.columns(2), (False, True), strict=True):
-        title = t("enc.dec.causal" if causal else "enc.dec.bert")
-        fig = viz.grid_figure(effects[causal], labels, title=title, zmax=top, **axes)
-        show_chart(fig, f"enc.chart.{'causal' if causal else 'bidirectional'}", col)
-    first = changed[0]
-    st.caption(t("enc.dec.caption", pos=first, src=shown.caption))
-    before = effects[True][:first]
-    st.markdown(t("enc.dec.zero", value=f"{float(before.max()) if before.size else 0.0:g}"))
-    st.markdown(t("enc.dec.explain"))
-    record = {
-        "tokens": list(shown.sentence.tokens), "edited": list(edited.tokens),
-        "bidirectional": effects[False].tolist(), "causal": effects[True].tolist(),
-    }  # fmt: skip
-    stem = export.file_stem("encoder", shown.source.label, "edit")
-    download_json(record, stem, "enc.dl.dec", label=t("enc.dl.dec"))

@@ -254,9 +254,7 @@ EN = {
         "token's vector mixes in the whole sentence, and averaging them gives a good sentence "
         "vector. A decoder (GPT) is trained to predict the next token, so it may only look back: "
         "its early tokens know nothing of the rest, and only the last token has seen the whole "
-        "sentence — decoders' sentence vectors usually take the last token, not the mean. These "
-        "weights were trained as an encoder; the causal run shows the mask's effect, not a "
-        "trained decoder."
+        "sentence — decoders' sentence vectors usually take the last token, not the mean."
     ),
     "enc.dl.dec": "Both change matrices (JSON)",
     # ---- predict first
@@ -498,8 +496,7 @@ ZH = {
         "**为什么而训练？** BERT 被训练成从两边填出被遮住的词，所以每个词元的向量都混入了整个句子，"
         "把它们平均起来就是一个好的句向量。解码器（GPT）被训练成预测下一个词元，所以只能往回看："
         "前面的词元对后文一无所知，只有最后一个词元看过整个句子——解码器的句向量通常取最后一个词元，"
-        "而不是平均。这些权重是作为编码器训练的；因果掩码的运行展示的是掩码的效果，"
-        "不是一个训练好的解码器。"
+        "而不是平均。"
     ),
     "enc.dl.dec": "两个变化矩阵（JSON）",
     "enc.quiz.title": "在这里，谁往这个词元写得更多？",

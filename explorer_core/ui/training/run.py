@@ -25,6 +25,8 @@ from explorer_core.ui.training import engine
 from explorer_core.ui.training.calls import PARTS_KEY, RUN_KEY
 
 OWNER_KEY = "train.owner"  # this session's name in the server's admission queue
+DECODER_RUN_KEY = "dec.run"  # the Decoder page's run (ui.decoder): same queue, same name
+RUN_KEYS = (RUN_KEY, DECODER_RUN_KEY)  # a session has at most one of them training or waiting
 MAX_SNAPSHOTS = 6  # encoder copies a run keeps for the before/after views
 KEEP_ALIVE_SECONDS = 2.0  # how often other pages poll a run (well inside its expiry)
 # How often the Train page polls its run: every second while it trains (live curves); every 5 s
@@ -62,19 +64,22 @@ def owner() -> str:
     return st.session_state.setdefault(OWNER_KEY, uuid.uuid4().hex)
 
 
-def current_run() -> TrainingRun | None:
-    return st.session_state.get(RUN_KEY)
+def current_run(key: str = RUN_KEY) -> TrainingRun | None:
+    """The session's run under `key`: the Train page's (RUN_KEY) or the Decoder page's."""
+    return st.session_state.get(key)
 
 
-def poll_run() -> int | None:
+def poll_run(key: str = RUN_KEY) -> int | None:
     """Touch this session's run (the page is still here); its place: 0 training, k >= 1 waiting.
 
-    None when the session has no run training or waiting.
+    None when the session has no run training or waiting under `key`.
     """
-    run = current_run()
+    run = current_run(key)
     if run is None:
         return None
     run.touch()
+    if run.status().state not in ("idle", "running"):
+        return None  # subtle: ended; the queue's place is the session's *other* run's, if any
     place = admission().touch(owner())
     if place is None and run.running:
         return 0  # e.g. admitted by a server that has since been reloaded
@@ -86,12 +91,15 @@ def start_estimate() -> float | None:
     return admission().start_estimate(owner())
 
 
-def is_active() -> bool:
-    """True while this session's run trains or waits in the queue."""
-    run = current_run()
-    if run is None:
-        return False
-    return run.running or (run.status().state == "idle" and bool(admission().place(owner())))
+def is_active(key: str | None = None) -> bool:
+    """True while this session's run under `key` (None: any of RUN_KEYS) trains or waits."""
+    for name in RUN_KEYS if key is None else (key,):
+        run = current_run(name)
+        if run is not None and (
+            run.running or (run.status().state == "idle" and bool(admission().place(owner())))
+        ):
+            return True
+    return False
 
 
 def start_run(
@@ -101,6 +109,17 @@ def start_run(
 
     The pairs (by split) are remembered so the Similarity page evaluates on the same data.
     """
+    refusal = submit_run(RUN_KEY, plan, need)
+    if refusal is None:
+        st.session_state[PARTS_KEY] = (data_name, parts)
+    return refusal
+
+
+def submit_run(key: str, plan: object, need: int) -> str | None:
+    """Any plan the worker runs (`TrainingRun`: the Train page's, the Decoder page's
+    `training.lm_job.LMPlan`) asked of the one admission under the session's one name, kept in
+    `st.session_state[key]`; None when it started or waits, else why not (translated). One run
+    per session, whichever page started it."""
     if is_active():
         return t("train.already")
     gate = admission()
@@ -113,20 +132,19 @@ def start_run(
         if err.reason == "busy":
             return t("train.already")
         return t("train.refused.budget", need=err.need // 2**20, budget=err.budget // 2**20)
-    st.session_state[RUN_KEY] = run
-    st.session_state[PARTS_KEY] = (data_name, parts)
+    st.session_state[key] = run
     return None
 
 
-def stop_run() -> None:
+def stop_run(key: str = RUN_KEY) -> None:
     """Stop a training run (the model is kept), or cancel a waiting one (nothing is kept)."""
-    run = current_run()
+    run = current_run(key)
     if run is None:
         return
     if run.running:
         run.stop()
     elif admission().cancel(owner()) or run.status().state == "idle":
-        del st.session_state[RUN_KEY]
+        del st.session_state[key]
 
 
 def keep_alive() -> None:
@@ -141,7 +159,8 @@ def keep_alive() -> None:
 
 
 def _heartbeat() -> None:
-    run, place = current_run(), poll_run()
+    key = next((k for k in RUN_KEYS if is_active(k)), RUN_KEY)
+    run, place = current_run(key), poll_run(key)
     if run is None or place is None:
         return
     if place:
