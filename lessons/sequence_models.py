@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer_core.bert.pretrained import PretrainedUnavailable
-from explorer_core.ui.i18n import t
+from explorer_core.ui.i18n import current_language, t
 from explorer_core.ui.sequence import calls, views
 from explorer_core.ui.settings import bind, init_page
 from explorer_core.ui.state import bound, init, link_slot, share_link, url_synced
@@ -37,7 +37,7 @@ if not text.strip():
     st.warning(t("seq.empty"))
     stop()
 try:
-    sentence = calls.sentence(text)
+    sentence = calls.sentence(text, current_language() == "zh")
 except (ImportError, PretrainedUnavailable):
     st.warning(t("attn.src.no_pretrained"))
     stop()
@@ -47,9 +47,9 @@ if not sentence.ids:
 if n - 1 > len(sentence.ids):
     st.error(t("seq.too_short", context=n - 1, tokens=len(sentence.ids)))
     stop()
-shown = views.Shown(sentence, calls.comparison(sentence.ids, n, seed), n, seed)
-tokens = " ".join(f"`{label.split(' · ', 1)[1]}`" for label in sentence.labels)
-st.caption(t("seq.tokens", n=len(sentence.ids), tokens=tokens))
+run = calls.comparison(sentence.ids, n, seed, sentence.vocab_size)
+shown = views.Shown(sentence, run, n, seed)
+views.tokens(sentence)
 
 
 @st.fragment  # a view switch, the question and the recall run rerun only this part

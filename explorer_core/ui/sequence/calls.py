@@ -20,7 +20,8 @@ import torch
 from explorer_core.runtime import start_thread
 from explorer_core.sequence import cost, ngram, recall
 from explorer_core.sequence.compare import MODELS, ComparisonConfig, compare_models
-from explorer_core.ui.pretrained import minilm_tokenizer
+from explorer_core.files import taught_model
+from explorer_core.ui.pretrained import minilm_tokenizer, taught_tokenizer
 
 EMBEDDING_SIZE = ComparisonConfig().embedding_size  # 16: every model's input and hidden width
 LSTM_GATES, GRU_GATES = ("i", "f", "g", "o"), ("r", "z", "n")
@@ -33,6 +34,25 @@ RECALL = recall.RecallConfig()  # the default run: 5 models × k = 5, 10, 20, 50
 class Sentence:
     ids: tuple[int, ...]
     labels: tuple[str, ...]  # "3 · cat": position and token text
+    vocab_size: int  # of the tokenizer that cut it: the random embedding table's rows
+    unknown: int  # tokens the vocabulary lacks ([UNK]: one shared row of the table)
+    taught: bool  # cut by MiniLM + 中文's tokenizer (a Chinese UI, once it is built here)
+
+
+def sentence(text: str, chinese_ui: bool) -> Sentence:
+    """The text cut by the app's WordPiece: MiniLM's vocabulary, or in a Chinese UI MiniLM +
+    中文's once it is built on this install (MiniLM's lacks most Chinese characters)."""
+    taught = taught_tokenizer() if chinese_ui else None
+    return _sentence(text, taught is not None, taught_model.stamp() if taught else None)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _sentence(text: str, taught: bool, stamp: float | None) -> Sentence:
+    tokenizer = taught_tokenizer() if taught else minilm_tokenizer()
+    ids = tuple(tokenizer.encode(text))
+    pieces = [tokenizer.id_to_token(x) for x in ids]
+    labels = tuple(f"{i} · {piece}" for i, piece in enumerate(pieces))
+    return Sentence(ids, labels, tokenizer.vocab_size, pieces.count("[UNK]"), taught)
 
 
 @dataclass(frozen=True)
@@ -43,19 +63,10 @@ class Comparison:
     window: list[list[bool]]  # (T, T): which tokens position t's n-gram window reads
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def sentence(text: str) -> Sentence:
-    """The text cut by the app's WordPiece (MiniLM's vocabulary, no [CLS] / [SEP])."""
-    tokenizer = minilm_tokenizer()
-    ids = tuple(tokenizer.encode(text))
-    labels = tuple(f"{i} · {tokenizer.id_to_token(x)}" for i, x in enumerate(ids))
-    return Sentence(ids, labels)
-
-
 @st.cache_data(max_entries=16, show_spinner=False)
-def comparison(ids: tuple[int, ...], n: int, seed: int) -> Comparison:
+def comparison(ids: tuple[int, ...], n: int, seed: int, vocab_size: int) -> Comparison:
     """The six models on one sentence from one seed (`compare_models`); ValueError on bad input."""
-    views = compare_models(list(ids), ComparisonConfig(n=n, seed=seed))
+    views = compare_models(list(ids), ComparisonConfig(vocab_size, n=n, seed=seed))
     gates = {
         kind: {g: views[kind].records[f"l0.{g}"].mean(dim=-1).numpy() for g in names}
         for kind, names in (("lstm", LSTM_GATES), ("gru", GRU_GATES))

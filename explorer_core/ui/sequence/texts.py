@@ -35,7 +35,12 @@ EN = {
     "seq.model.lstm": "LSTM",
     "seq.model.gru": "GRU",
     "seq.model.attention": "Self-attention",
-    "seq.tokens": "{n} tokens (MiniLM's WordPiece): {tokens}",
+    "seq.tokens": "{n} tokens ({tokenizer}'s WordPiece): {tokens}",
+    "seq.unknown": (
+        "{n} of the {total} tokens are [UNK]: MiniLM's vocabulary lacks them, so they share one "
+        "row of the embedding table. In the Chinese UI, once MiniLM + 中文 is built (Train page), "
+        "its vocabulary cuts Chinese into characters it knows."
+    ),
     "seq.states.title": "{model}: h_1 … h_L ({width} numbers per token)",
     "seq.states.unit": "hidden unit",
     "seq.states.token": "token",
@@ -184,7 +189,11 @@ ZH = {
     "seq.model.lstm": "LSTM",
     "seq.model.gru": "GRU",
     "seq.model.attention": "自注意力",
-    "seq.tokens": "{n} 个词元（MiniLM 的 WordPiece）：{tokens}",
+    "seq.tokens": "{n} 个词元（{tokenizer} 的 WordPiece）：{tokens}",
+    "seq.unknown": (
+        "{total} 个词元中有 {n} 个是 [UNK]：MiniLM 的词表里没有它们，所以它们共用嵌入表的同一行。"
+        "在中文界面里，一旦构建了 MiniLM + 中文（训练页），它的词表就能把中文切成它认识的字。"
+    ),
     "seq.states.title": "{model}：h_1 … h_L（每个词元 {width} 个数）",
     "seq.states.unit": "隐藏单元",
     "seq.states.token": "词元",

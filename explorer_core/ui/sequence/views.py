@@ -35,6 +35,16 @@ def name(model: str) -> str:
     return t(f"seq.model.{model}")
 
 
+def tokens(sentence: Sentence) -> None:
+    """The sentence's tokens in one caption; a note when the vocabulary lacks some."""
+    pieces = " ".join(f"`{label.split(' · ', 1)[1]}`" for label in sentence.labels)
+    tokenizer = t("taught.name") if sentence.taught else "MiniLM"
+    st.caption(t("seq.tokens", n=len(sentence.ids), tokens=pieces, tokenizer=tokenizer))
+    if sentence.unknown:
+        st.info(t("seq.unknown", n=sentence.unknown, total=len(sentence.ids)),
+                icon=":material/help:")  # fmt: skip
+
+
 def both_languages(key: str) -> str:
     """ "Self-attention · 自注意力": a poll carries no translated words (`quiz_poll`)."""
     en, zh = CATALOGUE["en"][key], CATALOGUE["zh"][key]
