@@ -50,7 +50,8 @@ def test_hidden_states_are_the_cores_with_gates_and_the_window(page):
     assert np.array(plot_array(birnn["data"][0]["z"])).shape == (11, 32)  # 2d wide
     lstm = figure_with_title(page, "LSTM gates")
     assert len(lstm["data"][0]["y"]) == 4 and lstm["data"][0]["zmin"] == -1
-    window = np.array(plot_array(figure_with_title(page, "What position t can read")["data"][0]["z"]))
+    window = figure_with_title(page, "What position t can read")["data"][0]
+    window = np.array(plot_array(window["z"]))
     assert window[5].tolist() == [0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0]  # t = 5 reads 3 and 4
     assert any("seed 0" in c.value for c in page.caption)
 

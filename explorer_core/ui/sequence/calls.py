@@ -17,10 +17,10 @@ import numpy as np
 import streamlit as st
 import torch
 
+from explorer_core.files import taught_model
 from explorer_core.runtime import start_thread
 from explorer_core.sequence import cost, ngram, recall
 from explorer_core.sequence.compare import MODELS, ComparisonConfig, compare_models
-from explorer_core.files import taught_model
 from explorer_core.ui.pretrained import minilm_tokenizer, taught_tokenizer
 
 EMBEDDING_SIZE = ComparisonConfig().embedding_size  # 16: every model's input and hidden width
