@@ -93,6 +93,8 @@ def lines_figure(
     style(fig, title=title, x_title=x_title, y_title=y_title, height=height)
     fig.update_xaxes(type="log" if log_x else "linear")
     fig.update_yaxes(type="log" if log_y else "linear", exponentformat="power")
+    if log_y:
+        fig.update_yaxes(dtick=1)  # powers of ten only: minor labels crowd a projector
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.2, x=0))
     fig.update_layout(margin=dict(b=110))
     return fig

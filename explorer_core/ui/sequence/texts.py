@@ -94,7 +94,7 @@ EN = {
     "seq.steps.x": "sentence length L (tokens)",
     "seq.steps.y": "time (ms, log scale)",
     "seq.steps.caption": (
-        "Measured on this server at {when} (UTC): the median of 5 forward passes, batch 1, "
+        "Measured on this server at {when} (UTC): the fastest of 7 forward passes, batch 1, "
         "d = 64, random initialisation with seed 0. Times depend on the server and on what else "
         "it runs; compare the models within one measurement. Sequential steps: L for the RNN "
         "and LSTM, 1 for attention."
@@ -243,7 +243,7 @@ ZH = {
     "seq.steps.x": "句子长度 L（词元）",
     "seq.steps.y": "时间（毫秒，对数刻度）",
     "seq.steps.caption": (
-        "于 {when}（UTC）在本服务器上实测：5 次前向计算的中位数，批大小 1，d = 64，随机初始化，"
+        "于 {when}（UTC）在本服务器上实测：7 次前向计算中最快的一次，批大小 1，d = 64，随机初始化，"
         "种子 0。时间取决于服务器和它同时在跑的任务；请在同一次测量内比较各模型。顺序步数："
         "RNN 和 LSTM 为 L，注意力为 1。"
     ),

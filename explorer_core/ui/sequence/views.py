@@ -97,7 +97,7 @@ def steps() -> None:
         t("seq.steps.col.steps"): [r.sequential_steps for r in rows],
         t("seq.steps.col.path"): [r.longest_path for r in rows],
         t("seq.steps.col.ms"): [round(r.seconds * 1e3, 3) for r in rows],
-        t("seq.steps.col.ratio"): [round(r.seconds / attention[r.length], 1) for r in rows],
+        t("seq.steps.col.ratio"): [float(f"{r.seconds / attention[r.length]:.2g}") for r in rows],
     })  # fmt: skip
     st.dataframe(frame, hide_index=True)
     series = {
