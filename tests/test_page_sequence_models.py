@@ -14,6 +14,7 @@ from explorer_core.sequence.recall import RecallConfig
 from explorer_core.ui.sequence import calls
 from tests.charts import figure_with_title, figures, plot_array
 from tests.conftest import app_test
+from tests.translation import untranslated
 
 PAGE = "lessons/sequence_models.py"
 # a run of seconds: 5 models × 2 distances, a handful of steps (the page's default takes ~1 min)
@@ -134,15 +135,17 @@ def test_chinese_page_cuts_the_chinese_default_into_characters():
     assert not at.exception and not at.error
     assert at.title[0].value.startswith("注意力之前")
     assert at.session_state["seq.text"] == "猫坐在垫子上，因为它累了。"
-    rnn = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("RNN：h_1"))
+    rnn = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("循环网络 RNN：h_1"))
     labels = rnn["data"][0]["y"]
     assert len(labels) == 13 and labels[4] == "4 · 子" and labels[6] == "6 · ，"
     # MiniLM's vocabulary lacks most Chinese characters (MiniLM + 中文 is not built in tests)
     assert any("[UNK]" in i.value and "MiniLM + 中文" in i.value for i in at.info)
+    assert not untranslated(at), untranslated(at)
     for view in ("steps", "gradient", "recall"):
         at.session_state["seq.view"] = view
         at.run()
         assert not at.exception, view
+        assert not untranslated(at), (view, untranslated(at))
 
 
 @pytest.mark.parametrize(

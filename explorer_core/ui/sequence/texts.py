@@ -184,10 +184,10 @@ ZH = {
     "seq.view.gradient": "梯度随距离的变化",
     "seq.view.recall": "回忆任务",
     "seq.model.ngram": "n 元窗口",
-    "seq.model.rnn": "RNN",
+    "seq.model.rnn": "循环网络 RNN",
     "seq.model.birnn": "双向 RNN",
-    "seq.model.lstm": "LSTM",
-    "seq.model.gru": "GRU",
+    "seq.model.lstm": "长短期记忆 LSTM",
+    "seq.model.gru": "门控循环单元 GRU",
     "seq.model.attention": "自注意力",
     "seq.tokens": "{n} 个词元（{tokenizer} 的 WordPiece）：{tokens}",
     "seq.unknown": (
