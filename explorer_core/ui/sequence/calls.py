@@ -20,7 +20,10 @@ import torch
 from explorer_core.files import taught_model
 from explorer_core.runtime import start_thread
 from explorer_core.sequence import cost, ngram, recall
+from explorer_core.sequence.attention import SelfAttentionLayer
 from explorer_core.sequence.compare import MODELS, ComparisonConfig, compare_models
+from explorer_core.sequence.config import AttentionConfig, RecurrentConfig
+from explorer_core.sequence.recurrent import RecurrentModel
 from explorer_core.ui.pretrained import minilm_tokenizer, taught_tokenizer
 
 EMBEDDING_SIZE = ComparisonConfig().embedding_size  # 16: every model's input and hidden width
@@ -157,3 +160,14 @@ def recall_config() -> recall.RecallConfig:
 def recall_run() -> RecallRun | None:
     """This server's run of the page's config, started or finished, or None."""
     return recall_runs().runs.get(recall_config())
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def step_counts(length: int) -> list[cost.StepCount]:
+    """Sequential steps and the longest path of the RNN and of attention for L = `length`."""
+    generator = torch.Generator().manual_seed(0)
+    models = {
+        "rnn": RecurrentModel(RecurrentConfig("rnn", EMBEDDING_SIZE, EMBEDDING_SIZE), generator),
+        "attention": SelfAttentionLayer(AttentionConfig(EMBEDDING_SIZE, 1), generator),
+    }
+    return [cost.count_steps(name, m, length, EMBEDDING_SIZE) for name, m in models.items()]
