@@ -27,7 +27,7 @@ st.title(t("home.title"))
 st.markdown(t("home.intro"))
 taught_build()  # MiniLM + 中文 built by the server itself: its progress while it runs
 lesson = next(spec for spec in PAGES if spec.file == LESSON_FILE)
-if lesson.path.is_file():  # the whole path in eleven screens, for a lecture
+if lesson.path.is_file():  # the whole path in twelve screens, for a lecture
     st.page_link(lesson.file, label=t("home.lesson"), icon=":material/school:")
     st.caption(t("home.lesson.body"))
 st.subheader(t("home.pipeline"))

@@ -1,6 +1,6 @@
 """Guided lesson: one sentence followed through real MiniLM (or the model this session opened
 from this machine), one concept per screen, with Previous and Next. text → bytes → tokens → ids →
-one-hot → vector → + position → attention → one layer → pooled → cosine.
+one-hot → vector → + position → attention → one layer → pooled → cosine → why attention.
 Each screen links to the page that teaches its step in detail."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ DEEPER = {  # step -> url path of the page that teaches it (see lessons/home.py 
     "text": "text-to-ids", "bytes": "text-to-ids", "tokens": "text-to-ids", "ids": "text-to-ids",
     "onehot": "token-embeddings", "vector": "token-embeddings", "position": "embedding-sum",
     "attention": "attention", "layer": "inside-the-encoder", "pooled": "similarity",
-    "cosine": "similarity",
+    "cosine": "similarity", "why": "sequence-models",
 }  # fmt: skip
 DEFAULTS = defaults("lessons/lesson.py")  # declared in explorer_core/ui/settings.py
 

@@ -29,7 +29,7 @@ def taught_browser():
 
 def test_chinese_lesson_reads_chinese_with_the_taught_model(taught_browser):
     browser, page = taught_browser, taught_browser.page
-    browser.open("lesson", "lang=zh&lesson.step=3", wait_text="第 3 步，共 11 步")
+    browser.open("lesson", "lang=zh&lesson.step=3", wait_text="第 3 步，共 12 步")
     table = page.locator('[data-testid="stDataFrame"]').first
     table.wait_for(timeout=60_000)
     browser.screenshot("zh-taught-lesson-3")
@@ -39,14 +39,14 @@ def test_chinese_lesson_reads_chinese_with_the_taught_model(taught_browser):
     # the token chips (viz.lesson.chips_html; the table is drawn on a canvas)
     chips = page.locator("div", has=page.locator("span", has_text="[SEP]")).last.inner_text()
     assert "猫" in chips and "[UNK]" not in chips
-    browser.open("lesson", "lang=zh&lesson.step=8", wait_text="第 8 步，共 11 步")
+    browser.open("lesson", "lang=zh&lesson.step=8", wait_text="第 8 步，共 12 步")
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
     browser.screenshot("zh-taught-lesson-8")
     ticks = page.locator(f"{PLOT} .xtick text").evaluate_all("els => els.map(e => e.textContent)")
     keys = [tick.split(" · ")[-1] for tick in ticks]  # "1 · 猫": position · token
     assert "猫" in keys and "[UNK]" not in keys, ticks  # the heatmap's keys are characters
     assert not browser.small_chart_text(), browser.small_chart_text()
-    browser.open("lesson", "lang=zh&lesson.step=11", wait_text="第 11 步，共 11 步")
+    browser.open("lesson", "lang=zh&lesson.step=11", wait_text="第 11 步，共 12 步")
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
     browser.screenshot("zh-taught-lesson-11")
     assert browser.exceptions() == []

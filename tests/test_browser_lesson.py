@@ -25,18 +25,18 @@ def test_lesson_in_presentation_mode_and_chinese(browser):
     page = browser.page
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{browser.base_url}/lesson?present=1&lang=zh&lesson.step=8", timeout=90_000)
-    wait_lesson(browser, "第 8 步，共 11 步：注意力")
+    wait_lesson(browser, "第 8 步，共 12 步：注意力")
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
     browser.screenshot("lesson-zh-present-8")
     assert not browser.small_chart_text(), browser.small_chart_text()
     page.get_by_role("button", name="下一步").click()
-    wait_lesson(browser, "第 9 步，共 11 步：一层")
+    wait_lesson(browser, "第 9 步，共 12 步：一层")
     assert "lesson.step=9" in page.url and "present=1" in page.url  # the link reopens step 9
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
     browser.screenshot("lesson-zh-present-9")
     assert not browser.small_chart_text(), browser.small_chart_text()
     page.get_by_role("button", name="下一步").click()
-    wait_lesson(browser, "第 10 步，共 11 步：池化向量")
+    wait_lesson(browser, "第 10 步，共 12 步：池化向量")
     page.get_by_role("button", name="下一步").click()
     wait_lesson(browser, "第 11 步")
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
@@ -54,7 +54,7 @@ def test_every_lesson_control_is_reachable_by_keyboard(browser):
     """Tab from the top reaches Previous, the steps, Next, layer, head and the CSV download."""
     page = browser.page
     page.set_viewport_size({"width": 1280, "height": 720})
-    browser.open("lesson", "lesson.step=8", wait_text="Step 8 of 11")
+    browser.open("lesson", "lesson.step=8", wait_text="Step 8 of 12")
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
     wanted = browser.keyboard_controls()
     assert {"st-key-lesson-prev", "st-key-lesson-next", "st-key-lesson-step"} <= wanted, wanted

@@ -23,7 +23,7 @@ def buttons(at):  # noqa: ANN001, ANN201 - an AppTest; (Previous, Next)
     return at.button(key="lesson.prev"), at.button(key="lesson.next")
 
 
-@pytest.mark.parametrize(("lang", "title"), [("en", "Step 1 of 11: Text"), ("zh", "第 1 步")])
+@pytest.mark.parametrize(("lang", "title"), [("en", "Step 1 of 12: Text"), ("zh", "第 1 步")])
 def test_runs_in_both_languages(lang, title):
     at = app_test(PAGE, state={"lang": lang}, timeout=120)
     assert not at.exception, [e.message for e in at.exception]
@@ -40,19 +40,19 @@ def test_next_and_previous_move_and_stop_at_the_ends():
         buttons(at)[1].click().run()
         assert not at.exception, [e.message for e in at.exception]
         assert at.session_state["lesson.step"] == expected
-        assert at.title[0].value.startswith(f"Step {expected} of 11")
+        assert at.title[0].value.startswith(f"Step {expected} of 12")
     back, forward = buttons(at)
     assert forward.disabled and not back.disabled
     buttons(at)[0].click().run()
     assert at.session_state["lesson.step"] == len(STEPS) - 1
-    assert at.title[0].value == "Step 10 of 11: Pooled vector"
+    assert at.title[0].value == "Step 11 of 12: Cosine"
 
 
 def test_a_link_opens_on_its_step_and_sentence():
     params = {"lesson.step": "7", "lesson.text": "A dog barked.", "lesson.head": "5"}
     at = open_with(PAGE, params)
     assert at.session_state["lesson.step"] == 7
-    assert at.title[0].value == "Step 7 of 11: + Position"
+    assert at.title[0].value == "Step 7 of 12: + Position"
     assert at.text_input(key="lesson.text").value == "A dog barked."
     at.button(key="lesson.prev").click().run()
     assert at.session_state["lesson.step"] == 6
@@ -194,4 +194,4 @@ def test_the_first_four_screens_need_no_torch(root):
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(root)})  # fmt: skip
     assert done.returncode == 0, done.stderr[-800:]
-    assert "Step 4 of 11" in done.stdout
+    assert "Step 4 of 12" in done.stdout

@@ -42,6 +42,8 @@ VIEWS = {
                                {"train.tok": "vocab", "train.data": "upload"}],
     "lessons/tokenizer_train.py": [{"tok.train.source": "paste"}],
     "lessons/lesson.py": [{"lesson.step": 8}],
+    "lessons/sequence_models.py": [{"seq.view": "steps"}, {"seq.view": "recall"},
+                                   {"seq.view": "gradient", "seq.predict": True}],
 }  # fmt: skip
 CASES = [
     (spec.file, state) for spec in available_pages() for state in [{}, *VIEWS.get(spec.file, [])]

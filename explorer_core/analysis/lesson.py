@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 STEPS = (
     "text", "bytes", "tokens", "ids", "onehot", "vector", "position", "attention", "layer",
-    "pooled", "cosine",
+    "pooled", "cosine", "why",
 )  # fmt: skip
 POSITION_STEP = STEPS.index("position") + 1  # from this step on, the model's positions matter
 UNK = "[UNK]"

@@ -1,6 +1,6 @@
 """Predict, then reveal: questions built from the real data a page shows, and their grading.
 
-Four kinds of question, one per page:
+Five kinds of question, one per page:
 
 - `merge_question`: which pair does BPE merge next? Options are the best candidate pairs counted
   before merge k + 1, shuffled with a seed (so their order does not give the winner away); the
@@ -11,6 +11,8 @@ Four kinds of question, one per page:
   of the weight row (every position within `TIE` of the maximum counts, and ties are reported).
 - `update_question`: in this layer, which adds the bigger update to this token, attention or the
   feed-forward network? The answer compares the lengths of the two sublayers' outputs.
+- `reach_question`: whose last state feels the sentence's first token most: an RNN, an LSTM, a
+  GRU or attention? The answer is the largest ‖∂h_L/∂x_1‖ (explorer_core.sequence.gradients).
 
 A session's score is a plain mapping {page: (right, asked)}; `record` adds one graded question at
 most once (re-grading the same question id changes nothing). No streamlit here.
@@ -202,6 +204,41 @@ def update_question(attention: float, ffn: float) -> UpdateQuestion:
 
 def grade_update(question: UpdateQuestion, choice: str | None) -> bool:
     """True when `choice` ("attention" or "ffn") names the sublayer with the bigger update."""
+    return choice == question.answer
+
+
+@dataclass(frozen=True)
+class ReachQuestion:
+    """Which model's last hidden state h_L feels the first token x_1 most (‖∂h_L/∂x_1‖)?"""
+
+    norms: tuple[tuple[str, float], ...]  # (model, ‖∂h_L/∂x_1‖), in the order the page asks
+    distance: int  # L - 1: how many tokens lie between x_1 and h_L's position
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.norms)
+
+    @property
+    def answer(self) -> str:
+        """The model with the largest norm (the first listed on an exact tie)."""
+        return max(self.norms, key=lambda pair: pair[1])[0]
+
+
+def reach_question(norms: Mapping[str, float], distance: int) -> ReachQuestion:
+    """The question for one sentence, from each model's gradient at the largest distance.
+
+    >>> reach_question({"rnn": 1e-9, "lstm": 2e-5, "attention": 0.06}, 40).answer
+    'attention'
+    """
+    if len(norms) < 2 or any(value < 0 for value in norms.values()):
+        raise ValueError("give two models or more, each with a norm of zero or more")
+    if distance < 1:
+        raise ValueError("the first token must lie before the last: give two tokens or more")
+    return ReachQuestion(tuple((name, float(v)) for name, v in norms.items()), distance)
+
+
+def grade_reach(question: ReachQuestion, choice: str | None) -> bool:
+    """True when `choice` names the model whose h_L feels x_1 most."""
     return choice == question.answer
 
 

@@ -4,7 +4,7 @@ A poll is asked from the teacher's page and answered on every student's, whateve
 the student is on, in the student's own language. So the payload holds no words, only catalogue
 keys with the values that fill them, and the choices a student picks from:
 
-    {"kind": "merge" | "attention" | "mask" | "update",
+    {"kind": "merge" | "attention" | "mask" | "update" | "reach",
      "title": ["quiz.merge.title", {"rank": 13}],          # text key and its values
      "ask": ["quiz.merge.ask", {"rank": 13}],
      "choices": [["0", "t + h"], ["1", "e + r"], ...],      # (value, label); single-choice kinds
@@ -27,10 +27,11 @@ from explorer_core.analysis.quiz import (
     AttentionQuestion,
     MaskQuestion,
     MergeQuestion,
+    ReachQuestion,
     UpdateQuestion,
 )
 
-KINDS = ("merge", "attention", "mask", "update")
+KINDS = ("merge", "attention", "mask", "update", "reach")
 MAX_LABEL = 40  # characters of a choice label kept in a poll (a token is short; a pasted one not)
 
 
@@ -127,6 +128,31 @@ def update_poll(
         "explain": [
             "class.poll.enc.answer",
             {"attn": f"{question.attention:.2f}", "ffn": f"{question.ffn:.2f}"},
+        ],
+    }
+
+
+def reach_poll(question: ReachQuestion, labels: Sequence[str]) -> dict[str, Any]:
+    """Whose last state feels the first token most? `labels` name the options in both languages
+    at once ("RNN · 循环网络"), as in `update_poll`.
+
+    >>> q = ReachQuestion((("rnn", 1e-9), ("attention", 0.06)), distance=9)
+    >>> poll = reach_poll(q, ["RNN", "attention · 注意力"])
+    >>> poll["choices"][1], poll["answer"], poll["ask"]
+    (['attention', 'attention · 注意力'], 'attention', ['seq.quiz.ask', {'distance': 9}])
+    """
+    best = dict(question.norms)[question.answer]
+    names = dict(zip(question.options, labels, strict=True))
+    return {
+        "kind": "reach",
+        "title": ["seq.quiz.title", {}],
+        "ask": ["seq.quiz.ask", {"distance": question.distance}],
+        "choices": [[o, _label(n)] for o, n in zip(question.options, labels, strict=True)],
+        "answer": question.answer,
+        "answers": [question.answer],
+        "explain": [
+            "class.poll.seq.answer",
+            {"best": _label(names[question.answer]), "norm": f"{best:.2e}"},
         ],
     }
 

@@ -11,7 +11,7 @@ every model in `MODELS` order, so the same seed gives the same numbers everywher
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 from torch import Tensor, nn
@@ -43,6 +43,9 @@ class ComparisonConfig:
 class ModelView:
     hidden_states: Tensor  # (T, width): width d, or 2d for the bidirectional RNN
     gradient: GradientOverDistance
+    # what the run recorded, batch row 0: "l0.i" (T, d) for the LSTM's gates, "weights"
+    # (heads, T, T) for attention, "window" (T, (n-1)·E) for the n-gram model
+    records: dict[str, Tensor] = field(default_factory=dict)
 
 
 def build_models(config: ComparisonConfig, generator: torch.Generator) -> dict[str, nn.Module]:
@@ -75,6 +78,8 @@ def compare_models(ids: Sequence[int], config: ComparisonConfig) -> dict[str, Mo
     views = {}
     for name, model in build_models(config, generator).items():
         with torch.no_grad():
-            hidden = model(embeddings).hidden_states[0]  # (T, width)
-        views[name] = ModelView(hidden, gradient_over_distance(model, embeddings))
+            out = model(embeddings)
+        hidden = out.hidden_states[0]  # (T, width)
+        records = {key: value[0] for key, value in out.records.items()}
+        views[name] = ModelView(hidden, gradient_over_distance(model, embeddings), records)
     return views

@@ -54,3 +54,15 @@ class NGramWindowModel(nn.Module):
         window = windows(embeddings, self.config.context)  # (B, T, (n-1)·E)
         hidden = torch.tanh(self.dense(window))  # (B, T, d)
         return SequenceOutput(hidden, {"window": window})
+
+
+def readable(length: int, context: int) -> list[list[bool]]:
+    """Which tokens each position's h_t can read: row t, column s is True when 1 <= t - s <=
+    context. The hard limit drawn: nothing further back, whatever the weights.
+
+    >>> [[int(x) for x in row] for row in readable(4, 2)]
+    [[0, 0, 0, 0], [1, 0, 0, 0], [1, 1, 0, 0], [0, 1, 1, 0]]
+    """
+    if length < 1 or context < 1:
+        raise ValueError("length and context must be at least 1")
+    return [[1 <= t - s <= context for s in range(length)] for t in range(length)]

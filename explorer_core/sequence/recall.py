@@ -22,6 +22,7 @@ from torch import Tensor, nn
 from explorer_core.sequence.attention import SelfAttentionLayer
 from explorer_core.sequence.base import uniform_
 from explorer_core.sequence.config import AttentionConfig, NGramConfig, RecurrentConfig
+from explorer_core.sequence.gradients import GradientOverDistance, gradient_over_distance
 from explorer_core.sequence.ngram import NGramWindowModel
 from explorer_core.sequence.recurrent import FusedRecurrent, RecurrentModel
 
@@ -115,6 +116,11 @@ def recall_loss(logits: Tensor, symbols: Tensor, k: int) -> Tensor:
 
 def train_one(name: str, k: int, config: RecallConfig) -> RecallResult:
     """Train one model on distance k from the config's seed; score it on fresh sentences."""
+    return train_net(name, k, config)[1]
+
+
+def train_net(name: str, k: int, config: RecallConfig) -> tuple[RecallNet, RecallResult]:
+    """`train_one`, also returning the trained network (to look inside, e.g. its gradients)."""
     generator = torch.Generator().manual_seed(config.seed)
     net = RecallNet(name, config, generator)
     optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate)
@@ -137,9 +143,37 @@ def train_one(name: str, k: int, config: RecallConfig) -> RecallResult:
         guess = net(symbols)[:, k:].argmax(dim=-1)  # (B, targets)
         accuracy = float((guess == symbols[:, :-k]).float().mean())
     chance = 1 / config.vocab_size
-    return RecallResult(name, k, accuracy, chance, losses[-1], seconds, tuple(losses))
+    return net, RecallResult(name, k, accuracy, chance, losses[-1], seconds, tuple(losses))
+
+
+def fresh_net(name: str, config: RecallConfig) -> RecallNet:
+    """The network `train_net` starts from (same seed, same draws), before any step."""
+    return RecallNet(name, config, torch.Generator().manual_seed(config.seed))
+
+
+def net_gradient(net: RecallNet, symbols: Tensor) -> GradientOverDistance:
+    """‖∂h_L/∂x_t‖ by distance inside `net`'s sequence model, for one sentence symbols (T,):
+    x_t is the embedding of symbol t, h_L the body's last hidden state (before the read-out)."""
+    with torch.no_grad():
+        embeddings = net.embed(symbols[None])  # (1, T, d)
+    return gradient_over_distance(net.body, embeddings)
 
 
 def recall_table(config: RecallConfig) -> list[RecallResult]:
     """Every model of the config at every distance, in order (models outer, distances inner)."""
     return [train_one(name, k, config) for name in config.models for k in config.distances]
+
+
+def longest_recalled(results: list[RecallResult], threshold: float = 0.5) -> dict[str, int | None]:
+    """Per model, the largest k whose accuracy reached `threshold` (None: no k did).
+
+    >>> rows = [RecallResult("rnn", 5, 0.9, 0.125, 0.1, 1.0),
+    ...         RecallResult("rnn", 10, 0.2, 0.125, 1.9, 1.0)]
+    >>> longest_recalled(rows)
+    {'rnn': 5}
+    """
+    out: dict[str, int | None] = {}
+    for row in results:
+        best = out.get(row.model)
+        out[row.model] = max(best or 0, row.k) if row.accuracy >= threshold else best
+    return out

@@ -66,6 +66,13 @@ PAGES: tuple[PageSpec, ...] = (
     ),
     PageSpec(
         "app.section.attend",
+        "lessons/sequence_models.py",
+        "seq.nav",
+        ":material/linear_scale:",
+        "sequence-models",
+    ),
+    PageSpec(
+        "app.section.attend",
         "lessons/attention.py",
         "attn.nav",
         ":material/hub:",

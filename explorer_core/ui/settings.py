@@ -155,6 +155,13 @@ PAGES: dict[str, dict[str, Setting]] = {
         S("attn.key", 0),
         S("attn.predict", False),
     ),
+    "lessons/sequence_models.py": _table(
+        S("seq.text", text="seq.default_text"),
+        S("seq.view", "states", choices=("states", "steps", "gradient", "recall")),
+        S("seq.window", 3, span=(2, 8)),  # the n-gram window's n: it reads n - 1 tokens
+        S("seq.seed", 0, span=SEEDS),
+        S("seq.predict", False),
+    ),
     "lessons/encoder.py": _table(
         S("enc.source", "pretrained", choices=SOURCES, zh=TAUGHT),
         S("enc.view", "layer",

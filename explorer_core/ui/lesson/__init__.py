@@ -1,4 +1,4 @@
-"""The guided lesson (page `lessons/lesson.py`): one sentence through real MiniLM in eleven screens,
+"""The guided lesson (page `lessons/lesson.py`): one sentence through real MiniLM in twelve screens,
 or through the model this session opened from this machine (issue #35), once the learner picks it.
 
 Read in this order:
@@ -8,7 +8,8 @@ Read in this order:
 2. `frame`          the `Lesson` every screen reads, and `table`.
 3. `screens`        the four screens drawn without torch (text, bytes, tokens, ids); `show`
                     draws any screen by name.
-4. `model_screens`  the seven screens that run the model (imported when one is first shown).
-5. `texts`          the lesson's English and Chinese texts; `texts_taught` and `texts_opened`
+4. `model_screens`  the eight screens that run a model (imported when one is first shown);
+                    `why_screen` the last (an RNN against attention, on the lesson's tokens).
+5. `texts`, `texts_why` the lesson's English and Chinese texts; `texts_taught` and `texts_opened`
                     the variants (`frame.variant`) that name MiniLM + 中文 or the opened model.
 """

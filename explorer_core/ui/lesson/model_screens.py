@@ -1,6 +1,7 @@
-"""The seven screens of the guided lesson that run the model (MiniLM, or the opened one): one-hot,
+"""The eight screens of the guided lesson that run a model (MiniLM, or the opened one): one-hot,
 vector, + position, attention, one layer's steps, pooled vector, cosine (see `screens`, which
-shows them and holds the first four)."""
+shows them and holds the first four); and why attention (`why_screen`: an RNN against one
+attention layer on the lesson's tokens)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from explorer_core.ui.export import download_csv, download_json, show_chart
 from explorer_core.ui.i18n import t
 from explorer_core.ui.lesson import calls as data
 from explorer_core.ui.lesson.frame import Lesson, table, variant
+from explorer_core.ui.lesson.why_screen import screen_why
 from explorer_core.ui.state import bound
 from explorer_core.viz import attention as viz_attn
 from explorer_core.viz import embedding as viz_emb
@@ -245,5 +247,5 @@ def screen_cosine(lesson: Lesson, left, right) -> None:  # noqa: ANN001 - column
 SCREENS = {
     "onehot": screen_onehot, "vector": screen_vector, "position": screen_position,
     "attention": screen_attention, "layer": screen_layer, "pooled": screen_pooled,
-    "cosine": screen_cosine,
+    "cosine": screen_cosine, "why": screen_why,
 }  # fmt: skip

@@ -1,5 +1,5 @@
-"""The eleven screens of the guided lesson, one concept each: text, bytes, tokens, ids, one-hot,
-vector, + position, attention, one layer, pooled vector, cosine.
+"""The twelve screens of the guided lesson, one concept each: text, bytes, tokens, ids, one-hot,
+vector, + position, attention, one layer, pooled vector, cosine, why attention.
 
 `show(name, lesson, left, right)` draws screen `name`: the explanation's extras (metrics, pickers,
 downloads) in `left`, the chart or table and its caption in `right`. Numbers come from
@@ -7,7 +7,7 @@ downloads) in `left`, the chart or table and its caption in `right`. Numbers com
 from `explorer_core.viz`. lessons/lesson.py draws the frame around them (title, Previous / Next).
 
 The first four screens (text, bytes, tokens, ids) are here and need MiniLM's tokenizer only; the
-six that run the model are in `model_screens`, imported when one of them is first shown.
+eight that run the model are in `model_screens`, imported when one of them is first shown.
 subtle: so the lesson's first screen is drawn without torch: right after a server starts, the
 warm-up imports torch for 1-2 s (bench/page_latency.py: the lesson's first visit waited for it).
 """
