@@ -39,6 +39,7 @@ page-switch p95: how far each page is from what Streamlit costs on this machine,
 
     python bench/page_latency.py [--reps 10] [--quick] [--pages attention,lesson] [--json PATH]
     python bench/page_latency.py --opened bert[,modernbert] [--reps 10] [--rounds 2]
+    python bench/page_latency.py --compare OLD.json NEW.json  (before/after: bench/page_compare.py)
 
 `--opened` (issue 35) measures only a model opened from this machine, of full size: it builds a
 BERT-base-sized model with random weights (bench/big_models.py; ModernBERT-base's sizes too if
@@ -907,7 +908,16 @@ def main() -> None:
         help="only the opened-model mode: comma-separated families of base size (bert, modernbert)",
     )  # fmt: skip
     parser.add_argument("--rounds", type=int, default=2, help="--opened: rounds of switches")
+    parser.add_argument(
+        "--compare", nargs=2, type=Path, metavar=("OLD", "NEW"),
+        help="print the before / after table of two --json files (bench/page_compare.py); no run",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.compare:
+        from bench.page_compare import main as compare
+
+        compare(*args.compare)
+        return
     if args.opened:
         from playwright.sync_api import sync_playwright
 

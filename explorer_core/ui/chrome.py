@@ -42,6 +42,10 @@ def uploader_css(button: str, limit: str) -> str:
 # subtle: only exact matches are replaced, in attributes Streamlit sets (aria-label, the plotly
 # button names in data-title, placeholder, title) and in tooltips and the skip link, never inside
 # the page's own text (markdown, HTML, charts): a token or sentence reading "Search" stays as is.
+# The watcher skips what cannot hold Streamlit's words: a chart's SVG (Inside the encoder's dot
+# plots add ~2000 nodes per token change, each one searched), and every change while the page is
+# in English (nothing to translate once the originals are restored): its searches showed in
+# Chromium's profile of every chart change.
 CHROME_SCRIPT = """
 (() => {
   const words = __WORDS__, templates = __TEMPLATES__;
@@ -50,9 +54,12 @@ CHROME_SCRIPT = """
   const OWN = '[data-testid="stMarkdownContainer"], [data-testid="stHtml"], .main-svg';
   const STREAMLITS = '[data-testid="stTooltipIcon"], [data-testid="stHeaderActionElements"], '
     + '[data-testid="stTooltipContent"]';  // Streamlit's own controls inside markdown
+  const DRAWN = '.main-svg';  // a chart's own drawing: thousands of nodes, none of Streamlit's
   const app = window.explorerChrome || (window.explorerChrome = {});
   app.words = words;
   app.templates = templates;
+  // English: once the originals are back (below), new nodes hold nothing to translate
+  app.idle = Object.keys(words).length === 0 && templates.length === 0;
   const say = (text) => {
     if (Object.hasOwn(app.words, text)) return app.words[text];
     for (const [before, after, zhBefore, zhAfter] of app.templates) {
@@ -90,13 +97,14 @@ CHROME_SCRIPT = """
   };
   app.mend = (root) => {
     if (root.nodeType !== 1) root = root.parentElement;
-    if (!root) return;
+    if (!root || root.closest(DRAWN)) return;
     mendElement(root);
     const selector = ATTRS.map((a) => "[" + a + "]").join(",") + "," + TEXTS;
     for (const el of root.querySelectorAll(selector)) mendElement(el);
   };
   if (!app.observer) {
     app.observer = new MutationObserver((records) => {
+      if (app.idle) return;
       for (const r of records) {
         if (r.type === "childList") r.addedNodes.forEach((n) => app.mend(n));
         else app.mend(r.target);

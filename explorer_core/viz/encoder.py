@@ -167,8 +167,11 @@ def dots_figure(
 ) -> go.Figure:  # fmt: skip
     """One token's vector before and after an element-wise step, one dot per dimension: for
     LayerNorm (before/after, per dimension) and for GELU (the feed-forward's inner neurons, whose
-    dots draw the activation's own curve). `colour` picks from the categorical palette."""
-    fig = go.Figure(go.Scattergl(
+    dots draw the activation's own curve). `colour` picks from the categorical palette.
+    # subtle: SVG markers (go.Scatter), not WebGL (go.Scattergl): without a GPU the browser draws
+    # WebGL in software, and the two WebGL plots of a layer made most of Inside the encoder's
+    # paint after a token or layer change; a few thousand SVG dots draw in a fraction of that."""
+    fig = go.Figure(go.Scatter(
         x=before, y=after, mode="markers", customdata=np.arange(before.shape[0]),
         marker=dict(size=6, color=CATEGORICAL[colour], opacity=0.7),
         hovertemplate=f"#%{{customdata}}<br>{x_title}: %{{x:.4f}}<br>{y_title}: %{{y:.4f}}"
