@@ -23,7 +23,6 @@ def tiny_decoder_folder() -> Path:
     """10 steps of a hidden-32 decoder on the English corpus, saved (atomically, as the page's
     worker saves it) into trained_dir()/decoder-en-s0-tiny."""
     from explorer_core.decoder import save_decoder, train_lm
-
     from explorer_core.models.settings import trained_dir
     from explorer_core.training.lm_job import save_atomically
 

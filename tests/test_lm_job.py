@@ -69,9 +69,8 @@ def test_memory_need_grows_with_the_model_and_has_a_floor():
 
 
 def test_decoder_poolings_differ_and_spearman_needs_three_pairs():
-    from explorer_core.decoder import load_decoder
-
     from explorer_core.analysis.decoder_vectors import pair_scores
+    from explorer_core.decoder import load_decoder
     from explorer_core.inputs.datasets import builtin_sts_pairs
 
     model, tokenizer = load_decoder(tiny_decoder_folder())
