@@ -105,9 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"results": results, "load": [before, after]}))
         return 0
     print(f"load average {before[0]:.1f} -> {after[0]:.1f}; decoders {args.seconds:.0f} s each")
-    print(f"{'Spearman':<26}" + "".join(f"{r['lang']:>8}" for r in results))
+    print(f"{'Spearman':<30}" + "".join(f"{r['lang']:>8}" for r in results))
     for name in results[0]["rows"]:
-        print(f"{name:<26}" + "".join(f"{r['rows'][name]:>8.3f}" for r in results))
+        print(f"{name:<30}" + "".join(f"{r['rows'][name]:>8.3f}" for r in results))
     for r in results:
         print(f"{r['lang']}: {r['pairs']} pairs; decoder {r['steps']} steps, held-out loss "
               f"{r['heldout_loss']:.3f} (bigram {r['bigram']:.3f})")  # fmt: skip

@@ -89,3 +89,14 @@ def test_bad_train_lm_input_is_one_line_and_exit_2(tmp_path, capsys, argv, messa
     code, out, err = run(capsys, "train", "lm", "--out", tmp_path / "out", *argv)
     assert code == 2 and out == "" and not (tmp_path / "out").exists()
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_inspect_runs_a_decoder_under_its_own_causal_mask(folder, capsys):
+    """`inspect` on a saved decoder: family gpt2, its causal mask unless --mask bert is asked."""
+    code, out, err = run(capsys, "inspect", "--model", folder, "--text", "the cat sat", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert (report["family"], report["mask"]) == ("gpt2", "causal")
+    code, out, _ = run(capsys, "inspect", "--model", folder, "--text", "the cat", "--mask", "bert",
+                       "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["mask"] == "bert"

@@ -125,3 +125,11 @@ def test_the_default_config_is_valid_and_hashable():
     config = LMTrainConfig()
     assert config.seconds == 60 and config.prompt == "The model" and hash(config)
     assert LMTrainConfig(lang="zh").prompt == "模型"
+
+
+@pytest.mark.parametrize("lang", ["zh", "both"])
+def test_the_chinese_and_mixed_corpora_prepare_too(lang):
+    data = prepare_lm(tiny_run(lang=lang))
+    held = data.tokenizer.decode(data.heldout_ids.tolist())
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in held)
+    assert 0 < data.bigram_loss < data.uniform_loss

@@ -11,7 +11,7 @@ machine's Hugging Face cache (`org/name`, never downloaded here). Such a model g
 `models.opened.open_model`: safetensors only, no remote code, a known family, within
 EXPLORER_MODEL_MAX_MB. --text-b makes a pair, laid out by the model's own template (BERT's
 `[CLS] A [SEP] B [SEP]`, RoBERTa's `<s> A </s></s> B </s>`). --mask causal runs the same weights
-under a decoder's mask.
+under a decoder's mask (a gpt2 decoder's own; --mask bert lets it see every token).
 
 With --json, one object: `tokens` (the model's token strings, special tokens included), `ids`,
 `embeddings` (tokens × hidden: what enters layer 1) and `layers`, one object per layer, each field
@@ -45,8 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--text", required=True, help="the text (sentence A)")
     parser.add_argument("--text-b", help="a second sentence: [CLS] A [SEP] B [SEP]")
     parser.add_argument(
-        "--mask", choices=MASKS, default="bert",
-        help="bert (every token sees every token) or causal (a decoder's)",
+        "--mask", choices=MASKS, default=None,
+        help="bert (every token sees every token) or causal (a decoder's); default: the "
+        "model's own (causal for a gpt2 decoder, bert otherwise)",
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
@@ -190,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
 
     model, tokenizer, label = load_model(args.model)
     ids, types = encode(model, tokenizer, args.text, args.text_b)
-    causal = args.mask == "causal"
+    causal = model.config.causal if args.mask is None else args.mask == "causal"
     trace = trace_encoder(model, ids, token_type_ids=types, causal=causal)
     tokens = tokens_of(tokenizer, ids.tolist())
     if args.json:

@@ -10,7 +10,7 @@ For the last position's logits z (V,), in this order (transformers' warpers do t
 Ties are broken by id: of two equally likely tokens the smaller id ranks first.
 Worked example, probabilities [0.5, 0.3, 0.2] at T = 1: top-k 2 keeps [0.625, 0.375, 0];
 top-p 0.6 keeps the first two too (mass before them 0 and 0.5, before the third 0.8);
-top-p 0.5 keeps only the first (the mass before the second is 0.5, not below 0.5).
+top-p 0.4 keeps only the first (the mass before the second is 0.5, not below 0.4).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def reshape(
     >>> z = torch.log(torch.tensor([0.5, 0.3, 0.2]))
     >>> [round(p, 3) for p in reshape(z, top_k=2).tolist()]
     [0.625, 0.375, 0.0]
-    >>> [round(p, 3) for p in reshape(z, top_p=0.5).tolist()]
+    >>> [round(p, 3) for p in reshape(z, top_p=0.4).tolist()]
     [1.0, 0.0, 0.0]
     """
     check_sampling(temperature, top_k, top_p)

@@ -25,6 +25,7 @@ from explorer_core.decoder.config import LMTrainConfig
 from explorer_core.decoder.data import LMData, prepare_lm
 from explorer_core.decoder.sampling import generate
 from explorer_core.tokenization.byte_bpe import ByteBPETokenizer
+from explorer_core.training.loop import seeded
 
 
 @dataclass(frozen=True)
@@ -104,10 +105,9 @@ def train_lm(
 ) -> LMResult:
     """Train a fresh decoder within the config's budget; see the module docstring."""
     data = prepare_lm(config) if data is None else data
-    # subtle: dropout draws from torch's global generator; seed it for this run only, so the run
-    # is reproducible and the caller's random state comes back unchanged
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(config.seed)
+    # subtle: dropout draws from torch's default generator; `seeded` forks and seeds it for this
+    # run (as every training loop here does), so the run repeats and the caller's state is kept
+    with seeded(config.seed):
         return _train(config, data, on_record, on_sample, should_stop)
 
 
