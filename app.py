@@ -66,7 +66,10 @@ for spec in available_pages():
     )
     sections.setdefault(t(spec.section), []).append(st_page)
 
-page = st.navigation(sections, position="top" if presenting else "sidebar")
+# subtle: expanded=True: by default Streamlit folds a sidebar of more than twelve pages to ten and
+# a "View 3 more" button, which hid BERT inputs, Train and Similarity once the thirteenth page
+# (Sequence models) came; every lesson stays one click away
+page = st.navigation(sections, position="top" if presenting else "sidebar", expanded=True)
 if "train.run" in st.session_state and page.url_path != "train-model":  # it polls its own run
     from explorer_core.ui.training.run import keep_alive  # keeps the session's run alive elsewhere
 

@@ -152,7 +152,9 @@ def sentence_vectors(shown: Shown) -> None:
                           t("enc.vec.gold"): [p.score for p in scores.pairs]})  # fmt: skip
     for name, label in columns.items():
         frame[label] = [round(v, 3) for v in scores.cosines[name]]
-    st.dataframe(frame, hide_index=True, key="enc.vec.table")
+    narrow = {t("enc.vec.a"): st.column_config.TextColumn(width="medium"),
+              t("enc.vec.b"): st.column_config.TextColumn(width="medium")}  # fmt: skip
+    st.dataframe(frame, hide_index=True, key="enc.vec.table", column_config=narrow)
     spearman = scores.spearman_row()
     summary = pd.DataFrame([{columns[k]: (round(v, 3) if v is not None else None)
                              for k, v in spearman.items()}])  # fmt: skip
