@@ -42,10 +42,15 @@ def test_lesson_in_presentation_mode_and_chinese(browser):
     page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
     browser.screenshot("lesson-zh-present-11")
     assert not browser.small_chart_text(), browser.small_chart_text()
+    page.get_by_role("button", name="下一步").click()
+    wait_lesson(browser, "第 12 步")  # why attention: the last step
+    page.locator(PLOT).first.locator(".main-svg").first.wait_for(timeout=60_000)
+    browser.screenshot("lesson-zh-present-12")
+    assert not browser.small_chart_text(), browser.small_chart_text()
     assert page.get_by_role("button", name="下一步").is_disabled()
     page.get_by_role("button", name="上一步").focus()  # reachable by keyboard
     page.keyboard.press("Enter")
-    wait_lesson(browser, "第 10 步")
+    wait_lesson(browser, "第 11 步")
     assert browser.exceptions() == []
     assert browser.foreign_requests() == []
 

@@ -118,9 +118,9 @@ def _bad_folders(folders, tmp_path):
     remote = copy("remote")
     config = json.loads((remote / "config.json").read_text())
     (remote / "config.json").write_text(json.dumps({**config, "auto_map": {"AutoModel": "x.Y"}}))
-    gpt = copy("gpt")
-    (gpt / "config.json").write_text(json.dumps({**config, "model_type": "gpt2"}))
-    return {"no weights": no_weights, "pickle": pickled, "remote": remote, "gpt": gpt}
+    t5 = copy("t5")
+    (t5 / "config.json").write_text(json.dumps({**config, "model_type": "t5"}))
+    return {"no weights": no_weights, "pickle": pickled, "remote": remote, "t5": t5}
 
 
 @pytest.mark.parametrize("command", ["inspect", "embed"])
@@ -131,7 +131,7 @@ def _bad_folders(folders, tmp_path):
         ("no weights", "no weights in"),
         ("pickle", "only pickle weights"),
         ("remote", "auto_map"),
-        ("gpt", "model_type 'gpt2'"),
+        ("t5", "model_type 't5'"),
         ("too large", "EXPLORER_MODEL_MAX_MB"),
         ("empty text", "empty"),
     ],
@@ -144,7 +144,7 @@ def test_bad_input_is_one_line(folders, tmp_path, monkeypatch, command, case, me
         monkeypatch.setenv("EXPLORER_MODEL_MAX_MB", "0")
     elif case == "empty text":
         text = "   "
-    elif case in ("no weights", "pickle", "remote", "gpt"):
+    elif case in ("no weights", "pickle", "remote", "t5"):
         model = _bad_folders(folders, tmp_path)[case]
     code, out, err = run([command, "--model", model, "--text", text], capsys)
     assert code == 2 and out == "", err

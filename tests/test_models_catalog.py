@@ -40,6 +40,8 @@ def machine(monkeypatch, tmp_path):
     (models / "notes").mkdir()  # no config.json: not a model, not listed
     monkeypatch.setenv("HF_HUB_CACHE", str(cache))
     monkeypatch.setenv("EXPLORER_MODEL_DIRS", str(models))
+    # its own install cache: the decoders other tests train land in the shared one's trained/
+    monkeypatch.setenv("EXPLORER_CACHE_DIR", str(tmp_path / "install-cache"))
     return {"snapshot": snapshot, "models": models, "bert": bert, "roberta": roberta}
 
 
@@ -150,3 +152,12 @@ def test_not_a_safetensors_file_is_a_readable_error(tmp_path):
     path.write_bytes(b"\xff" * 16)
     with pytest.raises(ValueError, match="not a safetensors file"):
         read_header(path)
+
+
+def test_the_installs_own_trained_models_are_listed(machine):
+    from explorer_core.models.settings import trained_dir
+
+    tiny_model(trained_dir() / "decoder-en-s0-x", "bert")
+    entries = by_name(scan())
+    assert entries["decoder-en-s0-x"].kind == "folder"
+    assert len(entries) == 5

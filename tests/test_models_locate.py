@@ -242,7 +242,7 @@ def _python_file(folder):
 
 
 def _unsupported(folder):
-    tiny_model(folder, model_type="gpt2")
+    tiny_model(folder, model_type="t5")
 
 
 def _too_large(folder):
