@@ -23,5 +23,4 @@ fi
 # Three test processes on two cores (pytest-xdist): most of a serial run waits on servers, browsers and
 # worker processes. --dist loadfile keeps each file (and its module fixtures: a server, nginx, a
 # class database) in one process. Extra arguments go last, so `-n 0` runs serially again.
-exec .venv/bin/python -m pytest -n "${EXPLORER_TEST_WORKERS:-3}" --dist loadfile --no-loadscope-reorder \
-    --durations=25 "$@"
+exec .venv/bin/python -m pytest -n "${EXPLORER_TEST_WORKERS:-3}" --dist loadfile --durations=25 "$@"

@@ -64,25 +64,11 @@ SLOW_FILES = frozenset({
 })  # fmt: skip
 
 
-# The files that take longest, longest first (CPU seconds of each run alone, `-n 0`, 2026-12-02;
-# refresh with `python -m tests.file_times` on a run's JUnit XML). scripts/test.sh hands files to
-# its workers in collection order (--no-loadscope-reorder): these start first and the short files
-# fill the end. xdist's own order, by number of tests, started the one-test files last: a
-# two-minute class walk began when everything else was nearly done and ran on alone.
-LONGEST_FIRST = (
-    "test_browser.py",
-    "test_browser_class_warnings.py",
-)
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         name = item.path.name
         if name in SLOW_FILES or name.startswith("test_page_"):
             item.add_marker(pytest.mark.slow)
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    # a stable sort: each file keeps its tests' order, the other files their collection order
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 @pytest.fixture(scope="session")
