@@ -71,6 +71,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(autouse=True)
+def _trained_models_as_found():
+    """Each test leaves the install's trained-models folder (models.settings.trained_dir, always an
+    allowed model root) as it found it: a decoder one test trains must not turn up in the model
+    lists another test counts (the catalogue and the model box saw a stray decoder-en-s0-...)."""
+    from explorer_core.models.settings import trained_dir
+
+    folder = trained_dir()
+    before = set(folder.iterdir()) if folder.is_dir() else set()
+    yield
+    for made in (set(folder.iterdir()) if folder.is_dir() else set()) - before:
+        shutil.rmtree(made, ignore_errors=True) if made.is_dir() else made.unlink(missing_ok=True)
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -18,17 +18,34 @@ def tiny_config(**changes):
     return LMTrainConfig(**{"lang": "en", "seconds": None, "steps": 10, **TINY, **changes})
 
 
-@lru_cache(maxsize=1)
 def tiny_decoder_folder() -> Path:
     """10 steps of a hidden-32 decoder on the English corpus, saved (atomically, as the page's
-    worker saves it) into trained_dir()/decoder-en-s0-tiny."""
-    from explorer_core.decoder import save_decoder, train_lm
+    worker saves it) into trained_dir()/decoder-en-s0-tiny. Trained once per test process and
+    copied back in for each test (conftest removes what a test leaves in trained_dir())."""
+    import shutil
+
     from explorer_core.models.settings import trained_dir
+
+    folder = trained_dir() / "decoder-en-s0-tiny"
+    if not folder.is_dir():
+        shutil.copytree(_trained_once(), folder)
+    return folder
+
+
+@lru_cache(maxsize=1)
+def _trained_once() -> Path:
+    import atexit
+    import shutil
+    import tempfile
+
+    from explorer_core.decoder import save_decoder, train_lm
     from explorer_core.training.lm_job import save_atomically
 
     result = train_lm(tiny_config())
-    return save_atomically(result.model, result.tokenizer, trained_dir() / "decoder-en-s0-tiny",
-                           save_decoder)  # fmt: skip
+    temporary = tempfile.mkdtemp(prefix="explorer-tiny-decoder-")
+    atexit.register(shutil.rmtree, temporary, ignore_errors=True)
+    where = Path(temporary) / "decoder-en-s0-tiny"
+    return save_atomically(result.model, result.tokenizer, where, save_decoder)
 
 
 def decoder_result(folder: Path | None = None) -> dict:
