@@ -82,7 +82,10 @@ def _trained_models_as_found():
     before = set(folder.iterdir()) if folder.is_dir() else set()
     yield
     for made in (set(folder.iterdir()) if folder.is_dir() else set()) - before:
-        shutil.rmtree(made, ignore_errors=True) if made.is_dir() else made.unlink(missing_ok=True)
+        if made.is_dir():
+            shutil.rmtree(made, ignore_errors=True)
+        else:
+            made.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")

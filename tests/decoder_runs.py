@@ -1,9 +1,12 @@
-"""A tiny decoder trained once per test process and saved as a GPT-2 folder under the install's
+"""A tiny decoder trained once per test process and copied, as a GPT-2 folder, into the install's
 trained-models folder (models.settings.trained_dir), for the Decoder and Inside the encoder page
 tests; and the session value the Decoder page keeps for it."""
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -22,8 +25,6 @@ def tiny_decoder_folder() -> Path:
     """10 steps of a hidden-32 decoder on the English corpus, saved (atomically, as the page's
     worker saves it) into trained_dir()/decoder-en-s0-tiny. Trained once per test process and
     copied back in for each test (conftest removes what a test leaves in trained_dir())."""
-    import shutil
-
     from explorer_core.models.settings import trained_dir
 
     folder = trained_dir() / "decoder-en-s0-tiny"
@@ -34,10 +35,6 @@ def tiny_decoder_folder() -> Path:
 
 @lru_cache(maxsize=1)
 def _trained_once() -> Path:
-    import atexit
-    import shutil
-    import tempfile
-
     from explorer_core.decoder import save_decoder, train_lm
     from explorer_core.training.lm_job import save_atomically
 
