@@ -202,6 +202,18 @@ class BrowserSession:
         SHOTS.mkdir(parents=True, exist_ok=True)
         path = SHOTS / f"{name}.png"
         locator.scroll_into_view_if_needed()
+        # subtle: Streamlit scrolls its own main block, not the document, so the part of an
+        # element taller than the window is never painted into a shot: the window grows for it
+        size, box = self.page.viewport_size, locator.bounding_box()
+        if size and box and box["height"] > size["height"]:
+            self.page.set_viewport_size({**size, "height": int(box["height"]) + 200})
+            self.page.wait_for_timeout(800)  # plotly redraws for the new size
+            locator.scroll_into_view_if_needed()
+            try:
+                locator.screenshot(path=str(path))
+            finally:
+                self.page.set_viewport_size(size)
+            return path
         locator.screenshot(path=str(path))
         return path
 

@@ -35,7 +35,7 @@ def test_sequence_models_page_in_english_and_chinese(app_url, size):
         for lang, (window_title, views) in LANGS.items():
             browser.open("sequence-models", query=f"lang={lang}", wait_text=window_title)
             browser.screenshot(f"sequence-{lang}-{size}")
-            browser.shoot_charts(f"sequence-states-{lang}-{size}", 9)
+            browser.shoot_charts(f"sequence-states-{lang}-{size}", 3)
             for index, (button, shows) in enumerate(views):
                 browser.page.locator("button", has_text=button).first.click()
                 browser.wait_idle(shows)

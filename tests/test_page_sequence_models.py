@@ -40,17 +40,28 @@ def test_hidden_states_are_the_cores_with_gates_and_the_window(page):
     page.run()
     assert not page.exception and not page.error
     charts = figures(page)
-    assert len(charts) == 9  # six models, LSTM and GRU gate strips, the n-gram window
+    assert len(charts) == 3  # the six models in one chart, the gate strips in one, the window
     views = core_views(page)
-    rnn = next(f for f in charts if f["layout"]["title"]["text"].startswith("RNN: h_1"))
-    z = np.array(plot_array(rnn["data"][0]["z"]))
+    grid = figure_with_title(page, "Hidden states h_1")
+    assert len(grid["data"]) == 6  # a heatmap per model, each on its own axes and scale
+    rnn = next(trace for trace in grid["data"] if trace["name"].startswith("RNN: h_1"))
+    z = np.array(plot_array(rnn["z"]))
     assert np.allclose(z, views["rnn"].hidden_states.numpy(), atol=1e-6)
-    assert rnn["layout"]["xaxis"]["title"]["text"] == "hidden unit"
-    assert rnn["data"][0]["colorbar"]["title"]["text"] and rnn["data"][0]["y"][1] == "1 · cat"
-    birnn = figure_with_title(page, "Bidirectional RNN")
-    assert np.array(plot_array(birnn["data"][0]["z"])).shape == (11, 32)  # 2d wide
-    lstm = figure_with_title(page, "LSTM gates")
-    assert len(lstm["data"][0]["y"]) == 4 and lstm["data"][0]["zmin"] == -1
+    assert rnn["zmax"] == pytest.approx(np.abs(z).max()) and rnn["zmin"] == -rnn["zmax"]
+    axes = {trace["xaxis"] for trace in grid["data"]} | {trace["yaxis"] for trace in grid["data"]}
+    assert len(axes) == 12
+    assert grid["layout"]["xaxis5"]["title"]["text"] == "hidden unit"  # the bottom row's
+    left, right = grid["data"][:2]  # side by side, each with its colour bar at its right
+    assert left["colorbar"]["x"] < 0.5 < right["colorbar"]["x"] and rnn["y"][1] == "1 · cat"
+    birnn = next(trace for trace in grid["data"] if trace["name"].startswith("Bidirectional RNN"))
+    assert np.array(plot_array(birnn["z"])).shape == (11, 32)  # 2d wide
+    gates = figure_with_title(page, "Gates per token")
+    lstm, gru = gates["data"]
+    assert lstm["name"].startswith("LSTM gates") and gru["name"].startswith("GRU gates")
+    assert len(lstm["y"]) == 4 and len(gru["y"]) == 3 and lstm["zmin"] == gru["zmin"] == -1
+    for trace, kind, names in ((lstm, "lstm", calls.LSTM_GATES), (gru, "gru", calls.GRU_GATES)):
+        core = [views[kind].records[f"l0.{g}"].mean(dim=-1).numpy() for g in names]
+        assert np.allclose(np.array(plot_array(trace["z"])), np.stack(core), atol=1e-6), kind
     window = figure_with_title(page, "What position t can read")["data"][0]
     window = np.array(plot_array(window["z"]))
     assert window[5].tolist() == [0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0]  # t = 5 reads 3 and 4
@@ -135,9 +146,9 @@ def test_chinese_page_cuts_the_chinese_default_into_characters():
     assert not at.exception and not at.error
     assert at.title[0].value.startswith("注意力之前")
     assert at.session_state["seq.text"] == "猫坐在垫子上，因为它累了。"
-    titled = {f["layout"]["title"]["text"].split("：")[0]: f for f in figures(at)}
-    rnn = titled["循环网络 RNN"]
-    labels = rnn["data"][0]["y"]
+    grid = figure_with_title(at, "隐藏状态")
+    titled = {trace["name"].split("：")[0]: trace for trace in grid["data"]}
+    labels = titled["循环网络 RNN"]["y"]
     assert len(labels) == 13 and labels[4] == "4 · 子" and labels[6] == "6 · ，"
     # MiniLM's vocabulary lacks most Chinese characters (MiniLM + 中文 is not built in tests)
     assert any("[UNK]" in i.value and "MiniLM + 中文" in i.value for i in at.info)

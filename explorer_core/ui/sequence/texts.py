@@ -41,6 +41,7 @@ EN = {
         "row of the embedding table. In the Chinese UI, once MiniLM + 中文 is built (Train page), "
         "its vocabulary cuts Chinese into characters it knows."
     ),
+    "seq.states.all": "Hidden states h_1 … h_L of every model, token by token",
     "seq.states.title": "{model}: h_1 … h_L ({width} numbers per token)",
     "seq.states.unit": "hidden unit",
     "seq.states.token": "token",
@@ -51,6 +52,7 @@ EN = {
         "the numbers are illustrative; what differs is who can see what. The bidirectional RNN's "
         "row is 2 × {d} wide: left-to-right then right-to-left."
     ),
+    "seq.gates.all": "Gates per token (each the mean over the {d} units)",
     "seq.gates.title.lstm": "LSTM gates per token (mean over the {d} units)",
     "seq.gates.title.gru": "GRU gates per token (mean over the {d} units)",
     "seq.gates.gate": "gate",
@@ -194,6 +196,7 @@ ZH = {
         "{total} 个词元中有 {n} 个是 [UNK]：MiniLM 的词表里没有它们，所以它们共用嵌入表的同一行。"
         "在中文界面里，一旦构建了 MiniLM + 中文（训练页），它的词表就能把中文切成它认识的字。"
     ),
+    "seq.states.all": "每个模型的隐藏状态 h_1 … h_L，逐个词元",
     "seq.states.title": "{model}：h_1 … h_L（每个词元 {width} 个数）",
     "seq.states.unit": "隐藏单元",
     "seq.states.token": "词元",
@@ -203,6 +206,7 @@ ZH = {
         "（N(0, 1)，{d} 个数），模型都没有训练，所以数值只是示意；不同的是谁能看到什么。"
         "双向 RNN 的一行宽 2 × {d}：先是从左到右，再是从右到左。"
     ),
+    "seq.gates.all": "每个词元的门（各为 {d} 个单元的平均）",
     "seq.gates.title.lstm": "LSTM 每个词元的门（{d} 个单元的平均）",
     "seq.gates.title.gru": "GRU 每个词元的门（{d} 个单元的平均）",
     "seq.gates.gate": "门",

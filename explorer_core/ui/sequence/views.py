@@ -54,25 +54,25 @@ def both_languages(key: str) -> str:
 def states(shown: Shown) -> None:
     """Every model's h_1 .. h_L, the LSTM's and GRU's gates per token, the n-gram window."""
     labels = list(shown.sentence.labels)
-    columns = st.columns(2)
-    for index, model in enumerate(MODELS):
-        values = shown.run.states[model]
-        fig = viz.states_figure(
-            values, labels, title=t("seq.states.title", model=name(model), width=values.shape[1]),
-            unit_title=t("seq.states.unit"), token_title=t("seq.states.token"),
-            value_title=t("seq.states.value"), height=max(300, 120 + 22 * len(labels)),
-        )  # fmt: skip
-        show_chart(fig, f"seq.chart.states.{model}", columns[index % 2])
+    fig = viz.states_grid_figure(
+        {model: shown.run.states[model] for model in MODELS},
+        {model: t("seq.states.title", model=name(model), width=shown.run.states[model].shape[1])
+         for model in MODELS},
+        labels, title=t("seq.states.all"), unit_title=t("seq.states.unit"),
+        token_title=t("seq.states.token"), value_title=t("seq.states.value"),
+    )  # fmt: skip
+    show_chart(fig, "seq.chart.states")
     st.caption(t("seq.states.caption", seed=shown.seed, d=D))
     gate_names = {g: t(f"seq.gate.{g}") for g in (*calls.LSTM_GATES, *calls.GRU_GATES)}
-    for kind in ("lstm", "gru"):
-        fig = viz.gates_figure(
-            shown.run.gates[kind], labels, title=t(f"seq.gates.title.{kind}", d=D),
-            gate_title=t("seq.gates.gate"), token_title=t("seq.states.token"),
-            value_title=t("seq.gates.value"), gate_names=gate_names,
-            height=200 + 34 * len(shown.run.gates[kind]),
-        )  # fmt: skip
-        show_chart(fig, f"seq.chart.gates.{kind}")
+    kinds = ("lstm", "gru")
+    fig = viz.gates_grid_figure(
+        {kind: shown.run.gates[kind] for kind in kinds},
+        {kind: t(f"seq.gates.title.{kind}", d=D) for kind in kinds}, labels,
+        title=t("seq.gates.all", d=D), gate_title=t("seq.gates.gate"),
+        token_title=t("seq.states.token"), value_title=t("seq.gates.value"),
+        gate_names=gate_names,
+    )  # fmt: skip
+    show_chart(fig, "seq.chart.gates")
     st.caption(t("seq.gates.caption", seed=shown.seed))
     fig = viz.window_figure(
         shown.run.window, labels, title=t("seq.window.title", n=shown.n),
