@@ -202,7 +202,7 @@ PAGES = (
     Page(
         "sequence-models",
         (
-            # hidden states (9 charts) <-> gradient over distance, then the steps view's table
+            # hidden states (3 charts) <-> gradient over distance, then the steps view's table
             Change("view", "seg", "seq.view", (2, 0), main=True),
             Change("view (steps)", "seg", "seq.view", (1, 0)),
             LANG,
