@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, BrowserSession
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, REDUCED_MOTION, BrowserSession
 
 
 @contextmanager
@@ -26,7 +26,7 @@ def chromium():
 
 
 def person(browser, base_url: str, size: dict) -> BrowserSession:  # noqa: ANN001 - a Browser
-    return BrowserSession(browser.new_context(viewport=size), base_url)
+    return BrowserSession(browser.new_context(viewport=size, reduced_motion=REDUCED_MOTION), base_url)
 
 
 def params(session: BrowserSession) -> dict[str, str]:
