@@ -26,7 +26,9 @@ def chromium():
 
 
 def person(browser, base_url: str, size: dict) -> BrowserSession:  # noqa: ANN001 - a Browser
-    return BrowserSession(browser.new_context(viewport=size, reduced_motion=REDUCED_MOTION), base_url)
+    return BrowserSession(
+        browser.new_context(viewport=size, reduced_motion=REDUCED_MOTION), base_url
+    )
 
 
 def params(session: BrowserSession) -> dict[str, str]:
