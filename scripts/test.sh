@@ -29,6 +29,7 @@ if [ -n "$apt_pid" ] && ! wait "$apt_pid"; then
     echo "error: apt-get could not install the test packages (its output is above)" >&2
     exit 1
 fi
+[ -z "$apt_pid" ] || rm -f "$apt_log"
 # Three test processes on two cores (pytest-xdist): most of a serial run waits on servers, browsers and
 # worker processes. --dist loadfile keeps each file (and its module fixtures: a server, nginx, a
 # class database) in one process. Extra arguments go last, so `-n 0` runs serially again.

@@ -52,8 +52,10 @@ CHROMIUM_ARGS = [
 # Every test browser asks for reduced motion, as a person can in their system settings (Streamlit's
 # spinners and skeletons then stand still): a walk through the 14 pages by address cost Chromium
 # 47/42 CPU-s instead of 54/50 (its compositor 2 instead of 6-8), the same walk by the navigation
-# 20/19 instead of 23/20, on this 2-core machine; the suite runs a few hundred such page loads on
-# two cores. What a page shows is the same. bench/page_latency.py keeps the default motion.
+# 20/19 instead of 23/20, on this 2-core machine. The whole suite gained little from it (pytest
+# 1,599 s against 1,632 s from a fresh clone, within run-to-run noise): what a page paints costs
+# far more than its animations. What a page shows is the same. bench/page_latency.py keeps the
+# default motion.
 REDUCED_MOTION = "reduce"
 
 
