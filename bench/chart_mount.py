@@ -34,6 +34,7 @@ by code of our own could save; it changes nothing in the app.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import http.server
 import json
@@ -126,7 +127,7 @@ def capture(playwright, port: int, paths: list[str]) -> dict[str, tuple[str, lis
                 for kind, key, value in change.prepare:
                     latency.quietly(tab, kind, key, value)
                 states = []
-                for value in change.values if change.kind != "buttons" else (1, 0):
+                for value in change.values:  # two positions, of any kind of control
                     latency.quietly(tab, change.kind, change.key, value)
                     time.sleep(0.5)  # the second draw and late layout
                     states.append([json.loads(c) for c in tab.page.evaluate(CAPTURE)])
@@ -137,30 +138,32 @@ def capture(playwright, port: int, paths: list[str]) -> dict[str, tuple[str, lis
     return found
 
 
-def replay(
-    playwright, states: tuple[list, list], reps: int, rounds: int, folder: Path,  # noqa: ANN001
-) -> dict[str, float]:  # fmt: skip
-    """Median ms per change in each mode, on a blank page served from `folder`; the modes take
-    turns `rounds` times, so a change in the machine's load falls on all of them."""
+@contextlib.contextmanager
+def blank_page(playwright, folder: Path):  # noqa: ANN001, ANN201 - Playwright's objects
+    """A Chromium tab and the address of `folder`'s replay page, served over HTTP."""
     handler = functools.partial(QuietHandler, directory=str(folder))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{httpd.server_address[1]}/replay.html"
-    times: dict[str, list[float]] = {mode: [] for mode in MODES}
     try:
         with tempfile.TemporaryDirectory() as profile:
             context = latency.launch(playwright, profile)
             try:
-                page = context.new_page()
-                for _ in range(rounds):
-                    for mode in MODES:
-                        page.goto(url)
-                        times[mode] += page.evaluate("([s, m, r]) => window.replay(s, m, r)",
-                                                     [list(states), mode, reps])  # fmt: skip
+                yield context.new_page(), f"http://127.0.0.1:{httpd.server_address[1]}/replay.html"
             finally:
                 context.close()
     finally:
         httpd.shutdown()
+
+
+def replay(page, url: str, states: tuple[list, list], reps: int, rounds: int) -> dict[str, float]:  # noqa: ANN001
+    """Median ms per change in each mode; the modes take turns `rounds` times, so a change in
+    the machine's load falls on all of them. Each turn reloads the blank page at `url`."""
+    times: dict[str, list[float]] = {mode: [] for mode in MODES}
+    for _ in range(rounds):
+        for mode in MODES:
+            page.goto(url)
+            times[mode] += page.evaluate("([s, m, r]) => window.replay(s, m, r)",
+                                         [list(states), mode, reps])  # fmt: skip
     return {mode: statistics.median(values) for mode, values in times.items()}
 
 
@@ -209,11 +212,11 @@ def main() -> None:
         shutil.copy(js, Path(folder) / "plotly.min.js")
         (Path(folder) / "replay.html").write_text(REPLAY, encoding="utf-8")
         results = {}
-        for path, (change, before, after) in found.items():
-            print(f"replaying /{path} ...", file=sys.stderr)
-            results[f"/{path} {change} ({len(before)} charts)"] = replay(
-                p, (before, after), args.reps, args.rounds, Path(folder)
-            )
+        with blank_page(p, Path(folder)) as (page, url):
+            for path, (change, before, after) in found.items():
+                print(f"replaying /{path} ...", file=sys.stderr)
+                name = f"/{path} {change} ({len(before)} charts)"
+                results[name] = replay(page, url, (before, after), args.reps, args.rounds)
     print(f"load average at end: {latency.load()}\n")
     print(f"ms per change (median of {args.reps} x {args.rounds} rounds), plotly.js {version} "
           "alone; in brackets the share of Streamlit's way")  # fmt: skip
